@@ -1,0 +1,51 @@
+// The one database pool and the one PrismaClient, shared by every route in the process.
+// Hot read paths use `sql` (hand-written, planned SQL on the same pool); everything else uses Prisma.
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from './generated/prisma/client';
+
+interface Db {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+}
+
+const globalForDb = globalThis as unknown as { metricsDb?: Db };
+
+function createDb(): Db {
+  const connectionString = process.env.DATABASE_URL;
+  if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const pool = new pg.Pool({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    // A request should fail fast (503) rather than hang when the database is unreachable.
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client's connection error must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+}
+
+/** Created on first use, not at import: `next build` imports route modules without a database. */
+function db(): Db {
+  globalForDb.metricsDb ??= createDb();
+  return globalForDb.metricsDb;
+}
+
+export function prisma(): PrismaClient {
+  return db().prisma;
+}
+
+/** Runs one parameterised SQL statement and returns its rows. */
+export async function sql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+  const result = await db().pool.query<Row>(text, values);
+  return result.rows;
+}
+
+export async function closeDb(): Promise<void> {
+  const current = globalForDb.metricsDb;
+  globalForDb.metricsDb = undefined;
+  if (current) {
+    await current.prisma.$disconnect();
+    await current.pool.end();
+  }
+}
