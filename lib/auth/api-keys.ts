@@ -1,0 +1,58 @@
+// API keys: a fixed prefix and 43 base64url characters (32 random bytes). Only the SHA-256 of a
+// key is stored, with a short display prefix; the key itself is shown once and never logged.
+import { createHash, randomBytes } from 'node:crypto';
+import { prisma } from '../db';
+import type { Scope } from './scopes';
+
+export const KEY_PREFIX = 'mk_live_';
+export const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;
+/** How many leading characters of a key are stored and shown to tell keys apart. */
+const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 4;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function generateKey(): { key: string; hash: string; prefix: string } {
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  return { key, hash: hashKey(key), prefix: key.slice(0, DISPLAY_PREFIX_LENGTH) };
+}
+
+export interface NewApiKey {
+  orgId: string;
+  name: string;
+  scopes: Scope[];
+  /** null: every client of the organisation. */
+  clientIds: string[] | null;
+  expiresAt: Date | null;
+  createdById: string | null;
+}
+
+export class InvalidKeyRequest extends Error {}
+
+/** Stores a new key and returns it, the only time the whole key exists outside its holder. */
+export async function createApiKey(input: NewApiKey): Promise<{ key: string; id: string; prefix: string }> {
+  if (input.scopes.length === 0) throw new InvalidKeyRequest('A key needs at least one scope.');
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new InvalidKeyRequest('The expiry must be in the future.');
+  const clientIds = input.clientIds === null ? null : [...new Set(input.clientIds)];
+  if (clientIds) {
+    if (clientIds.length === 0) throw new InvalidKeyRequest('A client restriction needs at least one client.');
+    const found = await prisma().client.count({ where: { orgId: input.orgId, id: { in: clientIds } } });
+    if (found !== clientIds.length) throw new InvalidKeyRequest('Every client must belong to the organisation.');
+  }
+  const { key, hash, prefix } = generateKey();
+  const record = await prisma().apiKey.create({
+    data: {
+      orgId: input.orgId,
+      name: input.name,
+      prefix,
+      hash,
+      scopes: input.scopes,
+      restrictedToClients: clientIds !== null,
+      expiresAt: input.expiresAt,
+      createdById: input.createdById,
+      clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
+    },
+  });
+  return { key, id: record.id, prefix };
+}

@@ -1,0 +1,85 @@
+// Verifies the API key of a request. Used by proxy.ts for every /api/v1 request, and by the route
+// itself when a request arrives without the proxy's signed hand-off (so skipping the proxy reads nothing).
+import { sql } from '../db';
+import { ApiError } from '../http/errors';
+import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
+import type { AuthContext } from './context';
+import { isScope } from './scopes';
+
+const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
+/** Bodies are only read to look for a misplaced key; larger ones are not scanned. */
+const MAX_SCANNED_BODY = 64 * 1024;
+
+function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
+  const challenge = error ? `${BEARER_CHALLENGE}, error="${error}"` : BEARER_CHALLENGE;
+  return new ApiError('unauthorized', detail, { headers: { 'WWW-Authenticate': challenge } });
+}
+
+const MISPLACED_KEY = unauthorized(
+  'An API key was sent in the query string, a cookie or the body. Send it only as the header `Authorization: Bearer <key>`, and revoke that key: it may have been logged.',
+  'invalid_request',
+);
+
+async function carriesKeyOutsideHeader(request: Request): Promise<boolean> {
+  const url = new URL(request.url);
+  for (const [name, value] of url.searchParams) {
+    if (name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) return true;
+  }
+  if ((request.headers.get('cookie') ?? '').includes(KEY_PREFIX)) return true;
+  const length = Number(request.headers.get('content-length') ?? 0);
+  const chunked = request.headers.has('transfer-encoding');
+  if ((length > 0 && length <= MAX_SCANNED_BODY) || chunked) {
+    const body = await request.clone().text();
+    if (body.slice(0, MAX_SCANNED_BODY).includes(KEY_PREFIX)) return true;
+  }
+  return false;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  org_id: string;
+  org_name: string;
+  client_ids: string[] | null;
+}
+
+const KEY_LOOKUP = `
+  SELECT k.id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, o.id AS org_id, o.name AS org_name,
+         CASE WHEN k.restricted_to_clients THEN
+           ARRAY(SELECT c.client_id::text FROM api_key_clients c WHERE c.api_key_id = k.id ORDER BY c.client_id)
+         END AS client_ids
+    FROM api_keys k
+    JOIN organizations o ON o.id = k.org_id
+   WHERE k.hash = $1`;
+
+/** Returns the credential's context or throws 401 `unauthorized`. */
+export async function authenticate(request: Request): Promise<AuthContext> {
+  if (await carriesKeyOutsideHeader(request)) throw MISPLACED_KEY;
+  const header = request.headers.get('authorization');
+  if (!header) throw unauthorized('Send your API key as the header `Authorization: Bearer <key>`.');
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  if (!match || !KEY_PATTERN.test(match[1]!)) {
+    throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
+  }
+  const [row] = await sql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
+  const now = Date.now();
+  if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now)) {
+    // One answer for unknown, revoked and expired keys: nothing about a key's history is disclosed.
+    throw unauthorized('The API key is not valid: it is unknown, revoked or expired.', 'invalid_token');
+  }
+  return {
+    kind: 'api_key',
+    keyId: row.id,
+    keyName: row.name,
+    keyPrefix: row.prefix,
+    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
+    orgId: row.org_id,
+    orgName: row.org_name,
+    scopes: row.scopes.filter(isScope),
+    clientIds: row.client_ids,
+  };
+}

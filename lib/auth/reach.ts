@@ -1,0 +1,34 @@
+// Client reach: which clients' rows a request may read. Scopes gate endpoints; this gates rows.
+import { sql } from '../db';
+import { notFound } from '../http/errors';
+import type { AuthContext } from './context';
+
+export interface Reach {
+  orgId: string;
+  /**
+   * The clients whose rows are read. null: every client of the organisation and the resources
+   * assigned to no client (only an unrestricted credential without a `client` filter has null).
+   */
+  clientIds: string[] | null;
+}
+
+/**
+ * The reach of a request: the credential's clients, narrowed to `client` when given. A client that
+ * does not exist, belongs to another organisation or is outside the credential's list is 404, the
+ * same answer in every case.
+ */
+export async function resolveReach(auth: AuthContext, client?: string): Promise<Reach> {
+  if (client === undefined) return { orgId: auth.orgId, clientIds: auth.clientIds };
+  // The lookup runs in every case so that "outside the list" and "absent" take the same path.
+  const rows = await sql('SELECT 1 FROM clients WHERE id = $1 AND org_id = $2', [client, auth.orgId]);
+  if (rows.length === 0 || (auth.clientIds && !auth.clientIds.includes(client))) throw notFound('client');
+  return { orgId: auth.orgId, clientIds: [client] };
+}
+
+/**
+ * SQL condition limiting a resource table to a reach. `orgParam` and `clientsParam` are the
+ * positional parameters holding `reach.orgId` and `reach.clientIds` (uuid[] or null).
+ */
+export function reachCondition(alias: string, orgParam: number, clientsParam: number): string {
+  return `${alias}.org_id = $${orgParam} AND ($${clientsParam}::uuid[] IS NULL OR ${alias}.client_id = ANY($${clientsParam}::uuid[]))`;
+}

@@ -1,0 +1,70 @@
+// The one registry of error codes: status and title for each, used by responses, the errors page
+// and the OpenAPI document alike.
+export const ERROR_CODES = {
+  validation_failed: {
+    status: 400,
+    title: 'Validation failed',
+    explanation: 'The query string is not valid. `errors[]` lists every problem, each with the parameter (`path`) and what is wrong (`message`).',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Unauthorized',
+    explanation: 'The API key is missing, malformed, unknown, revoked or expired, or it was sent somewhere other than the `Authorization: Bearer` header.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    explanation: 'The key is valid but lacks the scope this endpoint needs. The detail names the missing scope.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    explanation: 'The client, entity or post does not exist in your organisation or is outside the reach of this key. The two cases are answered identically.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    explanation: 'More than 60 requests in the current one-minute window for this key (or, without a valid key, for this address). Wait for the seconds in `Retry-After`.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    explanation: 'A transient failure, such as the database being unreachable. Retry after the seconds in `Retry-After`.',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    explanation: 'An unexpected failure. Nothing about it is disclosed; quote the `X-Request-Id` header when you report it.',
+  },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** An error that is part of the contract: it becomes a problem+json response with its code's status. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly errors?: FieldError[];
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+/** The one answer for anything outside a credential's reach, identical to "does not exist". */
+export function notFound(what: 'client' | 'entity' | 'post'): ApiError {
+  return new ApiError('not_found', `No ${what} with this id exists in your organisation's data that this credential can read.`);
+}

@@ -1,0 +1,36 @@
+// Owns the wire format of every API response: the JSON envelope and RFC 9457 problem documents.
+import { ERROR_CODES, type ApiError } from './errors';
+
+/** API responses carry data for one organisation: never cached by shared caches. */
+export const API_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
+
+export function errorsDocUrl(): string {
+  const base = (process.env.APP_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  return `${base}/docs/errors`;
+}
+
+export function problemBody(error: ApiError) {
+  const { status, title } = ERROR_CODES[error.code];
+  return {
+    type: `${errorsDocUrl()}#${error.code}`,
+    title,
+    status,
+    detail: error.message,
+    code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+}
+
+export function problemResponse(error: ApiError, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problemBody(error)), {
+    status: error.status,
+    headers: { ...API_HEADERS, ...headers, ...error.headers, 'Content-Type': 'application/problem+json' },
+  });
+}
+
+export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { ...API_HEADERS, ...headers, 'Content-Type': 'application/json' },
+  });
+}
