@@ -1,0 +1,4 @@
+// The store endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
+import type { Operation } from '../../http/operation';
+
+export const operations: Operation[] = [];
