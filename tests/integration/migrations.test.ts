@@ -9,7 +9,12 @@ import { applyMigrations, readMigrations } from '@/prisma/migrate';
 import { renderSchemaSql } from '@/prisma/schema-sql';
 import { ADMIN_URL, createDatabase, dropDatabase } from '../support/database';
 
-type Snapshot = Record<string, string[]>;
+interface Snapshot {
+  enums: string[];
+  columns: string[];
+  indexes: string[];
+  constraints: string[];
+}
 
 async function catalogSnapshot(url: string): Promise<Snapshot> {
   const client = new pg.Client({ connectionString: url });
