@@ -1,4 +1,33 @@
-// The account endpoints' operations (/me, /clients), read by the OpenAPI document.
-import type { Operation } from '../http/operation';
+// The account endpoints' operations (/me, /clients), read by the route files and the OpenAPI document.
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../http/operation';
+import { clientSchema, meSchema } from './schemas';
 
-export const operations: Operation[] = [];
+/** Neither endpoint takes a parameter: any parameter is an unknown one (400). */
+const noParameters = z.object({});
+
+export const meOperation = defineOperation({
+  id: 'getMe',
+  path: '/me',
+  tag: 'Account',
+  summary: 'The calling key',
+  description:
+    'Describes the key that made the request: its name, display prefix and expiry, its organisation, its scopes and its client list (`clientIds: null` when the key reads every client). `meta.syncedAt` is null: nothing synced is read.',
+  scope: null,
+  query: noParameters,
+  data: meSchema,
+});
+
+export const clientsOperation = defineOperation({
+  id: 'listClients',
+  path: '/clients',
+  tag: 'Account',
+  summary: 'The clients this key can read',
+  description:
+    'Every client this key can read (all clients of the organisation for a key without a client list, else only the listed ones), ordered by name, each with its ad accounts, pages, analytics properties, search-console sites and stores. Resources assigned to no client are not listed here. `lastSyncedAt` is the end of the resource’s latest successful sync; `meta.syncedAt` is the oldest of them (null when none has synced).',
+  scope: null,
+  query: noParameters,
+  data: z.array(clientSchema),
+});
+
+export const operations: Operation[] = [meOperation, clientsOperation];

@@ -4,6 +4,7 @@ import { sql } from '../db';
 import { ApiError } from '../http/errors';
 import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
 import type { AuthContext } from './context';
+import { recordKeyUse } from './last-used';
 import { isScope } from './scopes';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
@@ -71,6 +72,7 @@ export async function authenticate(request: Request): Promise<AuthContext> {
     // One answer for unknown, revoked and expired keys: nothing about a key's history is disclosed.
     throw unauthorized('The API key is not valid: it is unknown, revoked or expired.', 'invalid_token');
   }
+  void recordKeyUse(row.id);
   return {
     kind: 'api_key',
     keyId: row.id,

@@ -13,6 +13,7 @@ import { jsonResponse, problemResponse } from './responses';
 import { isUnavailable } from './unavailable';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface RouteContext<Q> {
   query: Q;
@@ -29,7 +30,9 @@ export function defineRoute<Q extends QuerySchema, D extends z.ZodType>(
   handler: Handler<Q, D>,
 ): (request: Request) => Promise<Response> {
   return async (request) => {
-    const requestId = request.headers.get(REQUEST_ID_HEADER) ?? randomUUID();
+    // proxy.ts always sets a UUID; anything else came from a caller and is not written to our logs.
+    const incomingId = request.headers.get(REQUEST_ID_HEADER);
+    const requestId = incomingId && REQUEST_ID_PATTERN.test(incomingId) ? incomingId : randomUUID();
     const headers = { 'X-Request-Id': requestId };
     try {
       const auth = openAuthContext(request.headers.get(AUTH_HANDOFF_HEADER)) ?? (await authenticate(request));

@@ -1,0 +1,15 @@
+// /me: what the calling key is, straight from its verified context.
+import type { AuthContext } from '../auth/context';
+import { envelope } from '../http/envelope';
+import type { Me } from './schemas';
+
+export function describeKey(auth: AuthContext) {
+  const me: Me = {
+    key: { id: auth.keyId, name: auth.keyName, prefix: auth.keyPrefix, expiresAt: auth.expiresAt },
+    org: { id: auth.orgId, name: auth.orgName },
+    scopes: auth.scopes,
+    clientIds: auth.clientIds,
+  };
+  // Nothing synced is read, so there is no freshness to state.
+  return envelope(me, { syncedAt: null });
+}

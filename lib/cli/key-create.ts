@@ -1,0 +1,106 @@
+// `npm run key:create -- --org <id|slug> --scopes ads:read,social:read [--clients id,…]
+//   [--expires YYYY-MM-DD] [--name …]`: mints an API key in the database of DATABASE_URL and prints
+// it once. Only its SHA-256 is stored.
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createApiKey, InvalidKeyRequest } from '../auth/api-keys';
+import { isScope, SCOPES, type Scope } from '../auth/scopes';
+import { closeDb, sql } from '../db';
+import { addDays, isRealDay } from '../time/days';
+
+const USAGE = `Usage: npm run key:create -- --org <id|slug> --scopes ${SCOPES.join(',')} [--clients <id,…>] [--expires YYYY-MM-DD] [--name <text>]`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class UsageError extends Error {}
+
+export interface KeyRequest {
+  org: string;
+  scopes: Scope[];
+  clientIds: string[] | null;
+  expiresAt: Date | null;
+  name: string;
+}
+
+const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
+export function parseKeyCreateArgs(argv: string[]): KeyRequest {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { org: { type: 'string' }, scopes: { type: 'string' }, clients: { type: 'string' }, expires: { type: 'string' }, name: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (!values.org) throw new UsageError(`--org is required.\n${USAGE}`);
+  const scopes = list(values.scopes);
+  if (scopes.length === 0) throw new UsageError(`--scopes is required (one or more of ${SCOPES.join(', ')}).\n${USAGE}`);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) throw new UsageError(`Unknown scope ${unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}.`);
+  let clientIds: string[] | null = null;
+  if (values.clients !== undefined) {
+    clientIds = list(values.clients);
+    if (clientIds.length === 0) throw new UsageError('--clients needs at least one client id (omit it for a key that reads every client).');
+    const bad = clientIds.filter((id) => !UUID.test(id));
+    if (bad.length > 0) throw new UsageError(`Not a client id (UUID): ${bad.join(', ')}.`);
+  }
+  let expiresAt: Date | null = null;
+  if (values.expires !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(values.expires) || !isRealDay(values.expires)) {
+      throw new UsageError(`--expires must be a calendar date as YYYY-MM-DD, got ${values.expires}.`);
+    }
+    // The key works through the whole of that day (UTC) and stops at the next midnight.
+    expiresAt = new Date(`${addDays(values.expires, 1)}T00:00:00Z`);
+  }
+  return { org: values.org, scopes: [...new Set(scopes)] as Scope[], clientIds, expiresAt, name: values.name ?? 'CLI key' };
+}
+
+/** Creates the key and returns the lines to print; throws UsageError or InvalidKeyRequest for bad input. */
+export async function createKeyFromArgs(argv: string[]): Promise<string[]> {
+  const request = parseKeyCreateArgs(argv);
+  const [org] = await sql<{ id: string; name: string }>(
+    `SELECT id, name FROM organizations WHERE ${UUID.test(request.org) ? 'id = $1::uuid' : 'slug = $1'}`,
+    [request.org],
+  );
+  if (!org) throw new UsageError(`No organisation with id or slug "${request.org}".`);
+  const { key, id, prefix } = await createApiKey({
+    orgId: org.id,
+    name: request.name,
+    scopes: request.scopes,
+    clientIds: request.clientIds,
+    expiresAt: request.expiresAt,
+    createdById: null,
+  });
+  return [
+    `Created key ${id} (${prefix}…) for ${org.name}: scopes ${request.scopes.join(', ')}; ${
+      request.clientIds ? `clients ${request.clientIds.join(', ')}` : 'every client'
+    }; ${request.expiresAt ? `expires ${request.expiresAt.toISOString()}` : 'no expiry'}.`,
+    'The key is shown only this once; only its hash is stored:',
+    key,
+  ];
+}
+
+async function main(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    console.error('DATABASE_URL is not set: point it at the service database.');
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    for (const line of await createKeyFromArgs(process.argv.slice(2))) console.log(line);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InvalidKeyRequest) {
+      console.error(error.message);
+      process.exitCode = 2;
+    } else {
+      throw error;
+    }
+  } finally {
+    await closeDb();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,0 +1,240 @@
+// The OpenAPI 3.1.0 document, generated from the operations (the same zod schemas that parse queries
+// and shape responses) and from the error-code registry. Nothing in it is written by hand twice.
+import { z } from 'zod';
+import { operations as accountOperations } from '../account/operations';
+import { KEY_PREFIX } from '../auth/api-keys';
+import { SCOPES } from '../auth/scopes';
+import { envelopeSchema } from '../http/envelope';
+import { ERROR_CODES, type ErrorCode } from '../http/errors';
+import type { Operation } from '../http/operation';
+import { MAX_RANGE_DAYS } from '../http/query';
+import { problemSchema } from '../http/responses';
+import { operations as adsOperations } from '../metrics/ads/operations';
+import { operations as socialOperations } from '../metrics/social/operations';
+import { operations as storeOperations } from '../metrics/store/operations';
+import { operations as websiteOperations } from '../metrics/website/operations';
+import { RATE_LIMIT } from '../ratelimit/policy';
+
+export type JsonSchema = Record<string, unknown>;
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, { get: Record<string, unknown> }>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+export const API_VERSION = '1.0.0';
+
+/** Every operation of the REST interface, in the order the document lists them. */
+export function allOperations(): Operation[] {
+  return [...accountOperations, ...adsOperations, ...socialOperations, ...websiteOperations, ...storeOperations];
+}
+
+/** The error responses every authenticated operation can give, in status order. */
+const ERROR_RESPONSES: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal', 'unavailable'];
+
+const DESCRIPTION = `Read-only access to the ads, organic social, website-analytics, search-console and store data that the
+dashboard has already synced for one organisation. Nothing here calls a source platform: \`meta.syncedAt\`
+states how fresh the data is.
+
+## Authentication
+Send the API key as \`Authorization: Bearer <key>\` on every request. A key is \`${KEY_PREFIX}\` followed by 43
+base64url characters (32 random bytes). It is shown once; only its SHA-256 is stored. A key found in the query
+string, a cookie or the request body is refused with 401 even when a valid header is present too: treat such a
+key as leaked and revoke it. Missing, malformed, unknown, revoked and expired keys all get the same 401. When a key
+was last used is recorded at most once a minute, outside the request's critical path.
+
+Scopes (${SCOPES.map((s) => `\`${s}\``).join(', ')}) gate endpoints: a key without an operation's scope gets 403,
+and the detail names the scope. The operation lists its scope in \`security\` (OpenAPI 3.1 role list) and in
+\`x-required-scope\`. A key's optional client list gates rows. A client or entity outside the key's reach gets
+the same 404 as one that does not exist. A key only ever reads its own organisation.
+
+## Rate limit
+${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowSeconds}-second fixed window per key, exact under concurrency.
+Every response under /api/v1 (successes and errors) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+\`X-RateLimit-Reset\` (unix seconds at which the current window ends); a 429 adds \`Retry-After\` in seconds.
+Requests without a valid key are limited in the same way per client address, so keys cannot be guessed at speed.
+The client address is the first entry of \`X-Forwarded-For\` only when the server runs with \`TRUST_PROXY=1\`
+(behind a proxy that sets it); otherwise it is the connection's address; when neither is known, all such requests
+share one bucket. \`/openapi.json\` and the health checks are not limited.
+
+## Queries
+Parameters are validated strictly. Unknown parameters and repeated parameters are refused with 400
+\`validation_failed\` (a typo such as \`form=\` would otherwise silently answer a different question). Dates are
+\`YYYY-MM-DD\` calendar days that must exist; \`from\` must not be after \`to\`, and a range covers at most
+${MAX_RANGE_DAYS} days counting both ends. A 400 lists every problem in \`errors[]\`, one entry per parameter.
+
+## Responses
+Every JSON success is \`{ data, meta }\`. Every error is an RFC 9457 \`application/problem+json\` document whose
+\`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`. No CORS
+headers are sent, on purpose: call the API from a server. \`X-Request-Id\` identifies each request; quote it
+when reporting a 500.`;
+
+/**
+ * Named sub-schemas (`.meta({ id })`) and recursive ones, which zod puts in `$defs`, are lifted into
+ * `components.schemas`: in OpenAPI a `#/...` reference resolves against the whole document.
+ */
+const liftedSchemas: Record<string, JsonSchema> = {};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $defs, ...rest } = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema & {
+    $defs?: Record<string, JsonSchema>;
+  };
+  // The dialect is the document's (OpenAPI 3.1 = JSON Schema 2020-12), not repeated per schema.
+  delete rest.$schema;
+  for (const [name, definition] of Object.entries($defs ?? {})) {
+    const existing = liftedSchemas[name];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(definition)) {
+      throw new Error(`Two different schemas are both named ${name}`);
+    }
+    liftedSchemas[name] = definition;
+  }
+  return rest;
+}
+
+function parameters(operation: Operation): JsonSchema[] {
+  const schema = jsonSchema(operation.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: schema.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+  'X-Request-Id': headerRef('X-Request-Id'),
+};
+
+function successResponse(operation: Operation): JsonSchema {
+  if (operation.binary) {
+    return {
+      description: operation.binary.description,
+      headers: RATE_LIMIT_HEADERS,
+      content: Object.fromEntries(operation.binary.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
+    };
+  }
+  return {
+    description: 'The `{ data, meta }` envelope.',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'application/json': { schema: jsonSchema(envelopeSchema(operation.data), 'output') } },
+  };
+}
+
+function pathItem(operation: Operation): JsonSchema {
+  const scopeText = operation.scope ? `Requires the scope \`${operation.scope}\`.` : 'Any valid key may call it.';
+  return {
+    get: {
+      operationId: operation.id,
+      tags: [operation.tag],
+      summary: operation.summary,
+      description: `${operation.description}\n\n${scopeText}`,
+      security: [{ bearerAuth: operation.scope ? [operation.scope] : [] }],
+      'x-required-scope': operation.scope,
+      parameters: parameters(operation),
+      responses: {
+        '200': successResponse(operation),
+        ...Object.fromEntries(ERROR_RESPONSES.map((code) => [String(ERROR_CODES[code].status), { $ref: `#/components/responses/${code}` }])),
+      },
+    },
+  };
+}
+
+function errorResponse(code: ErrorCode): JsonSchema {
+  const extra: Record<string, JsonSchema> = {};
+  if (code === 'rate_limited' || code === 'unavailable') extra['Retry-After'] = headerRef('Retry-After');
+  if (code === 'unauthorized') extra['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  return {
+    description: `${ERROR_CODES[code].title}: ${ERROR_CODES[code].explanation}`,
+    headers: { ...RATE_LIMIT_HEADERS, ...extra },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
+}
+
+const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer', minimum: 0 } });
+
+const OPENAPI_OPERATION = {
+  get: {
+    operationId: 'getOpenApiDocument',
+    tags: ['Account'],
+    summary: 'This document',
+    description:
+      'The machine-readable description of the interface (OpenAPI 3.1.0). Needs no key and is not rate-limited, so it carries no rate-limit headers. It takes no parameters: any parameter is refused with 400, as everywhere.',
+    security: [],
+    responses: {
+      '200': {
+        description: 'The OpenAPI document.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+              required: ['openapi', 'info', 'paths'],
+            },
+          },
+        },
+      },
+      '400': {
+        description: 'A query parameter was given; this document takes none.',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      },
+    },
+  },
+};
+
+export function buildOpenApiDocument(): OpenApiDocument {
+  const operations = allOperations();
+  const paths: OpenApiDocument['paths'] = {};
+  for (const operation of operations) {
+    if (paths[operation.path]) throw new Error(`Two operations share the path ${operation.path}`);
+    paths[operation.path] = pathItem(operation) as OpenApiDocument['paths'][string];
+  }
+  paths['/openapi.json'] = OPENAPI_OPERATION;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Metrics API',
+      version: API_VERSION,
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/api/v1', description: 'This server' }],
+    tags: [
+      { name: 'Account', description: 'The key itself and the clients it can read.' },
+      { name: 'Ads', description: 'Ads platform: accounts, campaigns, ad sets, ads (IST days).' },
+      { name: 'Social', description: 'Organic social: Facebook Pages and Instagram (IST days).' },
+      { name: 'Website', description: 'Web analytics and search console (the source property’s own days).' },
+      { name: 'Store', description: 'E-commerce store (the store’s own days).' },
+    ],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: `${KEY_PREFIX} followed by 43 base64url characters`,
+          description: `An API key in the \`Authorization\` header. Scopes: ${SCOPES.join(', ')}; each operation names the one it needs.`,
+        },
+      },
+      schemas: { Problem: jsonSchema(problemSchema, 'output'), ...liftedSchemas },
+      headers: {
+        'X-RateLimit-Limit': integerHeader(`Requests allowed per window (${RATE_LIMIT.limit}).`),
+        'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+        'X-RateLimit-Reset': integerHeader('Unix time in seconds at which the current window ends.'),
+        'Retry-After': integerHeader('Seconds to wait before retrying.'),
+        'X-Request-Id': { description: 'Identifies the request; quote it when reporting a failure.', required: true, schema: { type: 'string' } },
+        'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },
+      },
+      responses: Object.fromEntries(ERROR_RESPONSES.map((code) => [code, errorResponse(code)])),
+    },
+  };
+}

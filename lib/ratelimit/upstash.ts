@@ -1,0 +1,37 @@
+// The production limiter: @upstash/ratelimit's fixed window on Upstash Redis (REST). The window is
+// counted by one Lua script (INCRBY + PEXPIRE) in Redis, so it is exact under concurrency and across
+// server processes.
+import { Ratelimit } from '@upstash/ratelimit';
+import { Redis } from '@upstash/redis';
+import type { Limiter, RateLimitDecision } from './limiter';
+
+/** How long a request waits for Redis before the limiter counts it in-process instead. */
+const REDIS_TIMEOUT_MS = 2_000;
+
+export class LimiterTimeout extends Error {}
+
+export function upstashLimiter(options: { url: string; token: string; prefix: string; limit: number; windowSeconds: number }): Limiter {
+  // No retries: a request should not wait through back-offs; the fallback answers instead.
+  const redis = new Redis({ url: options.url, token: options.token, retry: false, enableTelemetry: false });
+  const ratelimit = new Ratelimit({
+    redis,
+    limiter: Ratelimit.fixedWindow(options.limit, `${options.windowSeconds} s`),
+    prefix: options.prefix,
+    // Every request is counted in Redis, so the headers are exact; no in-memory block list.
+    ephemeralCache: false,
+    timeout: REDIS_TIMEOUT_MS,
+    analytics: false,
+  });
+  return {
+    name: 'upstash',
+    async limit(identifier: string): Promise<RateLimitDecision> {
+      const result = await ratelimit.limit(identifier);
+      // On timeout the library lets the request pass without counting it; treat that as unreachable.
+      if (result.reason === 'timeout') throw new LimiterTimeout(`Redis did not answer within ${REDIS_TIMEOUT_MS} ms`);
+      return { allowed: result.success, limit: result.limit, remaining: result.remaining, resetAt: result.reset };
+    },
+    async ping(): Promise<void> {
+      await redis.ping();
+    },
+  };
+}

@@ -1,0 +1,262 @@
+// HTTP-level behaviour on a real `next start` server: proxy.ts authenticates and rate-limits before any
+// route runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
+// id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { clientsOperation, meOperation } from '@/lib/account/operations';
+import type { AuthContext } from '@/lib/auth/context';
+import { AUTH_HANDOFF_HEADER } from '@/lib/auth/handoff';
+import { SCOPES } from '@/lib/auth/scopes';
+import { sql } from '@/lib/db';
+import { allOperations, buildOpenApiDocument } from '@/lib/openapi/document';
+import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { mintKey } from '../support/api';
+import { expectContract, expectProblem } from '../support/contract';
+import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
+import { awayFromWindowEdge, clientsOf, minimalQuery, seededOrgs } from './platform-support';
+
+const { main, other } = seededOrgs();
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ databaseUrl: inject('databaseUrl') });
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Each test uses its own key or client address, so no two tests share a rate-limit window. */
+const freshKey = (options: Parameters<typeof mintKey>[0] = { orgId: main.id }) => mintKey(options);
+const anonymous = () => ({ 'x-forwarded-for': clientAddress() });
+
+function expectRateLimitHeaders(response: Response, remaining?: number) {
+  expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+  const left = Number(response.headers.get('x-ratelimit-remaining'));
+  expect(Number.isInteger(left) && left >= 0 && left < RATE_LIMIT.limit).toBe(true);
+  if (remaining !== undefined) expect(left).toBe(remaining);
+  const reset = Number(response.headers.get('x-ratelimit-reset'));
+  const now = Date.now() / 1000;
+  // Unix seconds at the end of the current fixed window.
+  expect(reset % RATE_LIMIT.windowSeconds).toBe(0);
+  expect(reset).toBeGreaterThan(now - 1);
+  expect(reset).toBeLessThanOrEqual(Math.ceil(now) + RATE_LIMIT.windowSeconds);
+  expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+}
+
+describe('every response carries the rate-limit headers and no CORS header', () => {
+  it('200', async () => {
+    const response = await server.request('/api/v1/me', { key: await freshKey() });
+    expectRateLimitHeaders(response, RATE_LIMIT.limit - 1);
+    await expectContract(meOperation, response);
+  });
+
+  it('400 validation_failed', async () => {
+    const response = await server.request('/api/v1/me?from=2026-01-01', { key: await freshKey() });
+    expectRateLimitHeaders(response, RATE_LIMIT.limit - 1);
+    await expectProblem(response, 400, 'validation_failed');
+  });
+
+  it('401 unauthorized (counted per client address)', async () => {
+    const headers = anonymous();
+    const first = await server.request('/api/v1/me', { headers });
+    expectRateLimitHeaders(first, RATE_LIMIT.limit - 1);
+    expect(first.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    await expectProblem(first, 401, 'unauthorized');
+    const second = await server.request('/api/v1/me', { headers, key: `mk_live_${'B'.repeat(43)}` });
+    expectRateLimitHeaders(second, RATE_LIMIT.limit - 2);
+    await expectProblem(second, 401, 'unauthorized');
+  });
+
+  it('403 forbidden', async () => {
+    const operation = allOperations().find((o) => o.scope === 'store:read')!;
+    const response = await server.request(minimalQuery(operation), { key: await freshKey({ orgId: main.id, scopes: ['ads:read'] }) });
+    expectRateLimitHeaders(response);
+    await expectProblem(response, 403, 'forbidden');
+  });
+
+  it('404 not_found for a client outside reach', async () => {
+    const operation = allOperations().find((o) => 'client' in o.query.shape)!;
+    const otherClient = (await clientsOf(other.id))[0]!.id;
+    const response = await server.request(minimalQuery(operation, { client: otherClient }), { key: await freshKey() });
+    expectRateLimitHeaders(response);
+    await expectProblem(response, 404, 'not_found');
+  });
+
+  it('404 not_found for a path that is no endpoint (a problem, not an HTML page)', async () => {
+    const response = await server.request('/api/v1/nothing/here', { key: await freshKey() });
+    expectRateLimitHeaders(response);
+    await expectProblem(response, 404, 'not_found');
+  });
+
+  it('429 rate_limited with Retry-After', async () => {
+    await awayFromWindowEdge();
+    const key = await freshKey();
+    for (let i = 0; i < RATE_LIMIT.limit; i++) expect((await server.request('/api/v1/me', { key })).status).toBe(200);
+    const response = await server.request('/api/v1/me', { key });
+    expectRateLimitHeaders(response, 0);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const untilReset = Number(response.headers.get('x-ratelimit-reset')) - Date.now() / 1000;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(Math.abs(retryAfter - untilReset)).toBeLessThanOrEqual(1.5);
+    await expectProblem(response, 429, 'rate_limited');
+  });
+
+  it('OPTIONS preflight, with and without a key: no Access-Control-* header', async () => {
+    const preflight = { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' };
+    for (const key of [undefined, await freshKey()]) {
+      const response = await server.request('/api/v1/me', { method: 'OPTIONS', key, headers: { ...preflight, ...anonymous() } });
+      expect([...response.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      expectRateLimitHeaders(response);
+      expect(response.headers.get('cache-control')).toBe('private, no-store');
+      if (key) expect(response.status).toBe(204);
+      else await expectProblem(response, 401, 'unauthorized');
+    }
+  });
+
+  it('a cross-origin GET gets no CORS header either', async () => {
+    const response = await server.request('/api/v1/clients', { key: await freshKey(), headers: { origin: 'https://elsewhere.example' } });
+    await expectContract(clientsOperation, response);
+  });
+});
+
+describe('authentication at the proxy', () => {
+  it('refuses a key in the body even with a valid header', async () => {
+    const key = await freshKey();
+    const response = await server.request('/api/v1/me', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: key }),
+    });
+    expectRateLimitHeaders(response);
+    const body = await expectProblem(response, 401, 'unauthorized');
+    expect(body.detail).toContain('Authorization: Bearer');
+  });
+
+  it('refuses a key in the query string or a cookie even with a valid header', async () => {
+    const key = await freshKey();
+    await expectProblem(await server.request(`/api/v1/clients?key=${key}`, { key }), 401, 'unauthorized');
+    await expectProblem(await server.request('/api/v1/clients', { key, headers: { cookie: `k=${key}` } }), 401, 'unauthorized');
+  });
+
+  it('replaces a hand-off header sent by the caller', async () => {
+    const forged: AuthContext = {
+      kind: 'api_key',
+      keyId: '00000000-0000-4000-8000-000000000002',
+      keyName: 'forged',
+      keyPrefix: 'mk_live_xxxx',
+      expiresAt: null,
+      orgId: main.id,
+      orgName: main.name,
+      scopes: [...SCOPES],
+      clientIds: null,
+    };
+    const header = { [AUTH_HANDOFF_HEADER]: `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.AAAA` };
+    await expectProblem(await server.request('/api/v1/me', { headers: { ...header, ...anonymous() } }), 401, 'unauthorized');
+    const otherKey = await freshKey({ orgId: other.id });
+    const me = await expectContract<{ data: { org: { id: string } } }>(meOperation, await server.request('/api/v1/me', { key: otherKey, headers: header }));
+    expect(me.data.org.id).toBe(other.id);
+  });
+
+  it('assigns its own request id; a caller-chosen one is not used', async () => {
+    const response = await server.request('/api/v1/me', { key: await freshKey(), headers: { 'x-request-id': 'chosen-by-caller' } });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-request-id')).not.toContain('chosen-by-caller');
+    await expectContract(meOperation, response);
+  });
+});
+
+describe('rate limiting in the real Redis', () => {
+  it('100 parallel requests with one key in one window: exactly 60 succeed and 40 get 429', async () => {
+    await awayFromWindowEdge();
+    const key = await freshKey();
+    const [row] = await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [createHash('sha256').update(key).digest('hex')]);
+    const responses = await Promise.all(Array.from({ length: 100 }, () => server.request('/api/v1/me', { key })));
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(ok.length).toBe(60);
+    expect(limited.length).toBe(40);
+    // Each success saw a distinct count: remaining 59, 58, … 0.
+    expect(ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: RATE_LIMIT.limit }, (_, i) => i),
+    );
+    const resets = new Set(responses.map((r) => r.headers.get('x-ratelimit-reset')));
+    expect(resets.size).toBe(1);
+    for (const response of ok) {
+      expectRateLimitHeaders(response);
+      await expectContract(meOperation, response);
+    }
+    for (const response of limited) {
+      expectRateLimitHeaders(response, 0);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      await expectProblem(response, 429, 'rate_limited');
+    }
+    // The window's counter lives in the real Redis, under the key's id (never the key itself).
+    const bucket = Number([...resets][0]) / RATE_LIMIT.windowSeconds - 1;
+    const redisKey = `${server.rateLimitPrefix}:key:${row!.id}:${bucket}`;
+    expect(await server.standIn!.redis.get(redisKey)).toBe('100');
+    const ttl = await server.standIn!.redis.pTTL(redisKey);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(RATE_LIMIT.windowSeconds * 1000);
+    expect((await server.standIn!.redis.keys(`${server.rateLimitPrefix}:*`)).join('\n')).not.toContain(key);
+  });
+
+  it('without a valid key, limits per client address: one address is throttled, another is not', async () => {
+    await awayFromWindowEdge();
+    const guesser = anonymous();
+    const guesses = await Promise.all(
+      Array.from({ length: RATE_LIMIT.limit + 5 }, (_, i) => server.request('/api/v1/me', { headers: guesser, key: `mk_live_${String(i).padStart(43, 'G')}` })),
+    );
+    expect(guesses.filter((r) => r.status === 401).length).toBe(RATE_LIMIT.limit);
+    expect(guesses.filter((r) => r.status === 429).length).toBe(5);
+    for (const response of guesses) {
+      expectRateLimitHeaders(response);
+      await expectProblem(response, response.status, response.status === 429 ? 'rate_limited' : 'unauthorized');
+    }
+    const bystander = await server.request('/api/v1/me', { headers: anonymous() });
+    await expectProblem(bystander, 401, 'unauthorized');
+    // A valid key from the throttled address counts in its own window.
+    await expectContract(meOperation, await server.request('/api/v1/me', { key: await freshKey(), headers: guesser }));
+  });
+});
+
+describe('routes outside the gate', () => {
+  it('/api/v1/openapi.json needs no key, is not limited, and is the generated document', async () => {
+    const response = await server.request('/api/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+    expect([...response.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(await response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('/api/v1/openapi.json refuses parameters like every endpoint', async () => {
+    await expectProblem(await server.request('/api/v1/openapi.json?x=1'), 400, 'validation_failed');
+  });
+
+  it('/api/health is live and /api/health/ready reports the database and the limiter', async () => {
+    const live = await server.request('/api/health');
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok' });
+    expect(live.headers.get('x-ratelimit-limit')).toBeNull();
+    const ready = await server.request('/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', rateLimiter: { backend: 'upstash', state: 'ok' } } });
+  });
+
+  it('the errors page explains every code at its anchor', async () => {
+    const problem = await expectProblem(await server.request('/api/v1/me', { headers: anonymous() }), 401, 'unauthorized');
+    expect(problem.type).toBe(`${server.origin}/docs/errors#unauthorized`);
+    const page = await server.request('/docs/errors');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    for (const code of ['validation_failed', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'unavailable', 'internal']) {
+      expect(html).toContain(`id="${code}"`);
+    }
+  });
+
+  it('logs which limiter counts, once', () => {
+    expect(server.logs().match(/\[ratelimit\] counting rate limits in Upstash Redis/g)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,46 @@
+// Shared helpers of the platform's integration tests: the seeded organisations and their clients
+// (read with independent SQL), and a minimal valid query for any operation, derived from its schema.
+import { inject } from 'vitest';
+import { z } from 'zod';
+import { sql } from '@/lib/db';
+import type { Operation } from '@/lib/http/operation';
+import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { SEED_END_DATE } from '../support/global-setup';
+
+export const RANGE = { from: '2026-06-01', to: SEED_END_DATE };
+
+export function seededOrgs(): { main: { id: string; name: string }; other: { id: string; name: string } } {
+  const { orgs } = inject('seed');
+  return { main: orgs[0]!, other: orgs[1]! };
+}
+
+export async function clientsOf(orgId: string): Promise<{ id: string; name: string }[]> {
+  return sql<{ id: string; name: string }>('SELECT id, name FROM clients WHERE org_id = $1 ORDER BY name, id', [orgId]);
+}
+
+/** The query an operation needs to pass validation: required parameters filled with valid values. */
+export function minimalQuery(operation: Operation, extra: Record<string, string> = {}): string {
+  const schema = z.toJSONSchema(operation.query, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, { enum?: string[]; const?: string; format?: string; pattern?: string }>;
+    required?: string[];
+  };
+  const params = new URLSearchParams();
+  for (const name of schema.required ?? []) {
+    const property = schema.properties?.[name] ?? {};
+    if (name === 'from' || name === 'to') params.set(name, RANGE[name]);
+    else if (property.enum) params.set(name, property.enum[0]!);
+    else if (property.const) params.set(name, property.const);
+    else if (property.format === 'uuid') params.set(name, '00000000-0000-4000-8000-000000000000');
+    else params.set(name, 'x');
+  }
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  const text = params.toString();
+  return `/api/v1${operation.path}${text ? `?${text}` : ''}`;
+}
+
+/** Waits, if needed, so that the next burst of requests falls inside one rate-limit window. */
+export async function awayFromWindowEdge(marginMs = 8_000): Promise<void> {
+  const windowMs = RATE_LIMIT.windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

@@ -1,0 +1,192 @@
+// A real `next start` server for HTTP-level tests (proxy.ts, rate limits, headers on every response),
+// against the run's test database and, by default, the Upstash stand-in in front of the real Redis.
+//
+// The build lives in its own folder (.next-test) so it never collides with a developer's .next. It is
+// rebuilt when any source file is newer than its BUILD_ID (so a fresh checkout, as in CI, builds once
+// per run and the test files share that build). Type checking is skipped in this build (`--experimental-build-mode compile` + `generate`):
+// `tsc --noEmit` checks types separately, and a half-edited test file elsewhere must not stop a test
+// server from starting. Parallel test files share one build through a lock directory.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startUpstashStandIn, type UpstashStandIn } from './upstash-standin';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const TEST_DIST_DIR = '.next-test';
+const BUILD_ID = path.join(ROOT, TEST_DIST_DIR, 'BUILD_ID');
+const LOCK = path.join(ROOT, `${TEST_DIST_DIR}.lock`);
+const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
+const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  if (!existsSync(BUILD_ID)) return false;
+  const built = statSync(BUILD_ID).mtimeMs;
+  return SOURCES.every((source) => newestMtime(path.join(ROOT, source)) < built);
+}
+
+async function withBuildLock<T>(work: () => T): Promise<T> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // A lock older than 10 minutes was left by a killed run.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 10 * 60_000) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${LOCK}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Builds the app into .next-test unless that build is newer than every source file. */
+export async function ensureTestBuild(): Promise<void> {
+  await withBuildLock(() => {
+    if (buildIsCurrent()) return;
+    const startedAt = new Date();
+    for (const mode of ['compile', 'generate']) {
+      const result = spawnSync(process.execPath, [NEXT_BIN, 'build', '--experimental-build-mode', mode], {
+        cwd: ROOT,
+        env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
+      if (result.status !== 0) throw new Error(`next build (${mode}) failed:\n${result.stdout}\n${result.stderr}`);
+    }
+    // Dated at its start: a file edited while it ran is newer, so the next run builds again.
+    utimesSync(BUILD_ID, startedAt, startedAt);
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RequestOptions {
+  key?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface TestServer {
+  origin: string;
+  /** The Redis key prefix of this server's limiter (unique per server). */
+  rateLimitPrefix: string;
+  standIn: UpstashStandIn | null;
+  /** Everything the server printed so far. */
+  logs(): string;
+  request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  databaseUrl: string;
+  /** 'standin' (default): the Upstash stand-in on the real Redis; 'none': no Upstash configured;
+   *  or an explicit URL and token (e.g. one that cannot be reached). */
+  upstash?: 'standin' | 'none' | { url: string; token: string };
+  env?: Record<string, string>;
+}
+
+export async function startTestServer(options: ServerOptions): Promise<TestServer> {
+  await ensureTestBuild();
+  const upstash = options.upstash ?? 'standin';
+  const standIn = upstash === 'standin' ? await startUpstashStandIn() : null;
+  const target = typeof upstash === 'object' ? upstash : standIn;
+  const upstashEnv = target ? { UPSTASH_REDIS_REST_URL: target.url, UPSTASH_REDIS_REST_TOKEN: target.token } : {};
+  const rateLimitPrefix = `metrics-test:${randomBytes(6).toString('hex')}`;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    UPSTASH_REDIS_REST_URL: undefined,
+    UPSTASH_REDIS_REST_TOKEN: undefined,
+    NODE_ENV: 'production',
+    NEXT_DIST_DIR: TEST_DIST_DIR,
+    NEXT_TELEMETRY_DISABLED: '1',
+    DATABASE_URL: options.databaseUrl,
+    APP_URL: origin,
+    RATE_LIMIT_PREFIX: rateLimitPrefix,
+    // Tests choose their client address with X-Forwarded-For so that files do not share a window.
+    TRUST_PROXY: '1',
+    ...upstashEnv,
+    ...options.env,
+  };
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`next start did not become live within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    origin,
+    rateLimitPrefix,
+    standIn,
+    logs: () => output,
+    request(pathAndQuery, { key, method = 'GET', headers = {}, body } = {}) {
+      const all = new Headers(headers);
+      if (key) all.set('authorization', `Bearer ${key}`);
+      return fetch(new URL(pathAndQuery, origin), { method, headers: all, body, redirect: 'manual' });
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (standIn) {
+        await standIn.redis.eval(
+          "for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 1",
+          { keys: [], arguments: [`${rateLimitPrefix}:*`] },
+        );
+        await standIn.close();
+      }
+    },
+  };
+}
+
+/** A distinct client address per call, so tests of unauthenticated requests never share a window. */
+export function clientAddress(): string {
+  const bytes = randomBytes(3);
+  return `10.${bytes[0]}.${bytes[1]}.${bytes[2]}`;
+}

@@ -1,0 +1,38 @@
+// The key-create CLI's argument handling: clear errors before anything touches the database.
+import { describe, expect, it } from 'vitest';
+import { parseKeyCreateArgs, UsageError } from '@/lib/cli/key-create';
+
+describe('parseKeyCreateArgs', () => {
+  it('reads every option', () => {
+    expect(
+      parseKeyCreateArgs([
+        '--org', 'acme', '--scopes', 'ads:read, social:read,ads:read', '--clients', '7d1f3c2e-0000-4000-8000-000000000000',
+        '--expires', '2026-12-31', '--name', 'Reporting server',
+      ]),
+    ).toEqual({
+      org: 'acme',
+      scopes: ['ads:read', 'social:read'],
+      clientIds: ['7d1f3c2e-0000-4000-8000-000000000000'],
+      // Valid through the whole of the given day (UTC).
+      expiresAt: new Date('2027-01-01T00:00:00Z'),
+      name: 'Reporting server',
+    });
+  });
+
+  it('defaults to every client, no expiry and a generic name', () => {
+    expect(parseKeyCreateArgs(['--org', 'acme', '--scopes', 'web:read'])).toMatchObject({ clientIds: null, expiresAt: null, name: 'CLI key' });
+  });
+
+  it.each([
+    [['--scopes', 'ads:read'], /--org is required/],
+    [['--org', 'acme'], /--scopes is required/],
+    [['--org', 'acme', '--scopes', 'ads:write'], /Unknown scope ads:write/],
+    [['--org', 'acme', '--scopes', 'ads:read', '--clients', ''], /at least one client/],
+    [['--org', 'acme', '--scopes', 'ads:read', '--clients', 'nope'], /Not a client id/],
+    [['--org', 'acme', '--scopes', 'ads:read', '--expires', '2026-02-30'], /YYYY-MM-DD/],
+    [['--org', 'acme', '--scopes', 'ads:read', '--bogus'], /Unknown option/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseKeyCreateArgs(argv)).toThrow(UsageError);
+    expect(() => parseKeyCreateArgs(argv)).toThrow(message);
+  });
+});
