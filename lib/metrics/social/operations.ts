@@ -1,4 +1,83 @@
 // The social endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
-import type { Operation } from '../../http/operation';
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../http/operation';
+import { LIST_CAP } from '../ads/definitions';
+import { SOCIAL_RULES } from './definitions';
+import {
+  POSTS_DEFAULT_LIMIT,
+  POSTS_MAX_LIMIT,
+  socialOverviewData,
+  socialOverviewQuery,
+  socialPostsData,
+  socialPostsQuery,
+  socialThumbnailQuery,
+} from './schemas';
+import { SERVABLE_IMAGE_TYPES, THUMBNAIL_MAX_AGE_SECONDS } from './thumbnail';
 
-export const operations: Operation[] = [];
+export const socialOverviewOperation = defineOperation({
+  id: 'getSocialOverview',
+  path: '/social/overview',
+  tag: 'Social',
+  summary: 'Organic social totals, previous period, post totals and daily series per platform',
+  description: `For each platform (facebook, instagram) over the pages in reach: the range's totals and the previous
+period's, the totals of the posts published in each, a daily series and the number of pages.
+
+- ${SOCIAL_RULES.days}
+- ${SOCIAL_RULES.platforms}
+- Flows (impressions, views, profileViews, interactions, newFollows) are summed over pages and days.
+- ${SOCIAL_RULES.reach}
+- ${SOCIAL_RULES.followers}
+- \`engagementRate\` = Σ interactions / Σ daily reach over the page-days that reported both, a fraction (0.034 = 3.4 %): interactions per person reached per day, on the scale of a post's \`engagementRate\`.
+- \`series\` has one point for every IST day from \`from\` to \`to\`; a day without data has null figures.
+- \`pages\` names the pages in reach by name, at most ${LIST_CAP}; \`meta.truncated\` is true when more exist (the figures
+  and \`pageCount\` always cover every page in reach).
+- ${SOCIAL_RULES.notReported}
+- ${SOCIAL_RULES.freshness}`,
+  scope: 'social:read',
+  query: socialOverviewQuery,
+  data: socialOverviewData,
+});
+
+export const socialPostsOperation = defineOperation({
+  id: 'listSocialPosts',
+  path: '/social/posts',
+  tag: 'Social',
+  summary: 'Posts published in a range, newest first',
+  description: `The posts of the pages in reach published within the range, newest first (posts published at the same
+instant by \`id\`, descending), at most \`limit\` (1 to ${POSTS_MAX_LIMIT}, default ${POSTS_DEFAULT_LIMIT}). \`truncated\` (in \`data\`
+and \`meta\`) is true when more posts were published in the range: narrow the range or filter by client to see them all.
+
+- ${SOCIAL_RULES.days}
+- A post's figures are its lifetime figures as of the last sync; each is null when the platform did not report it.
+- \`thumbnailHref\` is the path of the post's image on this API (call it with your key), or null when no servable image is stored.
+- ${SOCIAL_RULES.freshness}`,
+  scope: 'social:read',
+  query: socialPostsQuery,
+  data: socialPostsData,
+});
+
+export const socialThumbnailOperation = defineOperation({
+  id: 'getSocialThumbnail',
+  path: '/social/thumbnail',
+  tag: 'Social',
+  summary: 'The stored thumbnail image of a post',
+  description: `The image bytes the dashboard stored for a post (\`post\` = the post's \`id\` from /social/posts), with
+their own content type and \`X-Content-Type-Options: nosniff\`.
+
+- Caching: \`Cache-Control: private, max-age=${THUMBNAIL_MAX_AGE_SECONDS}\` and \`Vary: Authorization\`. Private because the
+  image belongs to one organisation and is answered per key; one hour because social data syncs hourly.
+- \`ETag\` is a strong validator (the SHA-256 of the bytes, in quotes). Send it back in \`If-None-Match\` to get
+  \`304 Not Modified\` without a body while the image is unchanged (\`*\` and lists of tags are honoured, compared
+  weakly as RFC 9110 requires).
+- Only ${SERVABLE_IMAGE_TYPES.join(', ')} are served. A post whose stored image has another type (an SVG can carry
+  script) is answered as a post without a thumbnail.
+- A post that does not exist, belongs to another organisation or is outside the key's reach is 404, all three
+  answered identically. A post in reach without a stored (servable) image is also 404, with a detail saying so.
+- As on every response, the rate-limit headers are sent (a 304 counts as a request).`,
+  scope: 'social:read',
+  query: socialThumbnailQuery,
+  data: z.never(),
+  binary: { contentTypes: [...SERVABLE_IMAGE_TYPES], description: 'The image bytes, in the stored content type.' },
+});
+
+export const operations: Operation[] = [socialOverviewOperation, socialPostsOperation, socialThumbnailOperation];
