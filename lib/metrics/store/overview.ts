@@ -1,0 +1,64 @@
+// /store/overview: the stores in reach, their totals, series and dimension tables over the range and
+// the compare range.
+import { reachCondition, type Reach } from '../../auth/reach';
+import { sql } from '../../db';
+import { envelope, type Envelope } from '../../http/envelope';
+import { compareRange, type ComparedRangeQuery } from '../compare';
+import { aggregatePeriods, dailyPoints, dimensionRows, dimensionTables, namedTables, singleCurrency } from '../dimension-tables';
+import { lastSuccessfulSyncs, oldestSync } from '../freshness';
+import { STORE_DAILY, STORE_DAY_FIELDS, STORE_DIMENSIONS, STORE_TABLES, storeMetricSet } from './metrics';
+import type { StoreOverview } from './schemas';
+
+interface StoreRow {
+  id: string;
+  shop_domain: string;
+  name: string | null;
+  timezone: string | null;
+  currency: string | null;
+  has_all_orders_scope: boolean;
+}
+
+/** Index: commerce_stores (org_id, client_id). */
+function storesInReach(reach: Reach): Promise<StoreRow[]> {
+  return sql<StoreRow>(
+    `SELECT s.id, s.shop_domain, s.name, s.timezone, s.currency, s.has_all_orders_scope FROM commerce_stores s
+      WHERE ${reachCondition('s', 1, 2)}
+      ORDER BY s.shop_domain, s.id`,
+    [reach.orgId, reach.clientIds],
+  );
+}
+
+export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery): Promise<Envelope<StoreOverview>> {
+  const range = { from: query.from, to: query.to };
+  const compare = compareRange(range, query.compare);
+  const stores = await storesInReach(reach);
+  const base = { from: range.from, to: range.to, compare };
+  if (stores.length === 0) {
+    return envelope({ ...base, store: null }, { syncedAt: null, from: range.from, to: range.to, currency: null });
+  }
+
+  const ids = stores.map((store) => store.id);
+  const [syncs, periods, tables] = await Promise.all([
+    lastSuccessfulSyncs(ids),
+    aggregatePeriods(STORE_DAILY, ids, range, compare),
+    dimensionTables(STORE_DIMENSIONS, ids, range, compare, query.limit),
+  ]);
+  const currency = singleCurrency(stores.map((store) => store.currency));
+  const store: NonNullable<StoreOverview['store']> = {
+    stores: stores.map((row) => ({
+      id: row.id,
+      shopDomain: row.shop_domain,
+      shopName: row.name,
+      timezone: row.timezone,
+      lastSyncedAt: syncs.get(row.id)?.toISOString() ?? null,
+      hasAllOrdersScope: row.has_all_orders_scope,
+    })),
+    currency,
+    totals: storeMetricSet(periods.current.totals),
+    previous: periods.previous && storeMetricSet(periods.previous.totals),
+    series: dailyPoints(periods.current, STORE_DAY_FIELDS),
+    previousSeries: periods.previous ? dailyPoints(periods.previous, STORE_DAY_FIELDS) : [],
+    ...namedTables(STORE_TABLES, tables, (rows) => dimensionRows(rows, storeMetricSet)),
+  };
+  return envelope({ ...base, store }, { syncedAt: oldestSync(syncs, ids), from: range.from, to: range.to, currency });
+}

@@ -1,0 +1,62 @@
+// /website/overview: the web-analytics properties in reach, their totals, series and dimension
+// tables over the range and the compare range.
+import { reachCondition, type Reach } from '../../auth/reach';
+import { sql } from '../../db';
+import { envelope, type Envelope } from '../../http/envelope';
+import { daysInclusive } from '../../time/days';
+import { compareRange, type ComparedRangeQuery } from '../compare';
+import { aggregatePeriods, dailyPoints, dimensionRows, dimensionTables, namedTables, singleCurrency } from '../dimension-tables';
+import { lastSuccessfulSyncs, oldestSync } from '../freshness';
+import { ANALYTICS_DAILY, ANALYTICS_DIMENSIONS, WEB_DAY_FIELDS, WEB_TABLES, webMetricSet } from './metrics';
+import type { WebsiteOverview } from './schemas';
+
+interface PropertyRow {
+  id: string;
+  name: string;
+  timezone: string | null;
+  currency: string | null;
+}
+
+/** Index: analytics_properties (org_id, client_id). */
+function propertiesInReach(reach: Reach): Promise<PropertyRow[]> {
+  return sql<PropertyRow>(
+    `SELECT p.id, p.name, p.timezone, p.currency FROM analytics_properties p
+      WHERE ${reachCondition('p', 1, 2)}
+      ORDER BY p.name, p.id`,
+    [reach.orgId, reach.clientIds],
+  );
+}
+
+export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery): Promise<Envelope<WebsiteOverview>> {
+  const range = { from: query.from, to: query.to };
+  const compare = compareRange(range, query.compare);
+  const properties = await propertiesInReach(reach);
+  const base = { from: range.from, to: range.to, compare };
+  if (properties.length === 0) {
+    return envelope({ ...base, analytics: null }, { syncedAt: null, from: range.from, to: range.to, currency: null });
+  }
+
+  const ids = properties.map((property) => property.id);
+  const [syncs, periods, tables] = await Promise.all([
+    lastSuccessfulSyncs(ids),
+    aggregatePeriods(ANALYTICS_DAILY, ids, range, compare),
+    dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit),
+  ]);
+  const currency = singleCurrency(properties.map((property) => property.currency));
+  const analytics: NonNullable<WebsiteOverview['analytics']> = {
+    properties: properties.map((property) => ({
+      id: property.id,
+      name: property.name,
+      timezone: property.timezone,
+      lastSyncedAt: syncs.get(property.id)?.toISOString() ?? null,
+    })),
+    currency,
+    totals: webMetricSet(periods.current.totals),
+    previous: periods.previous && webMetricSet(periods.previous.totals),
+    series: dailyPoints(periods.current, WEB_DAY_FIELDS),
+    previousSeries: periods.previous ? dailyPoints(periods.previous, WEB_DAY_FIELDS) : [],
+    ...namedTables(WEB_TABLES, tables, (rows) => dimensionRows(rows, webMetricSet)),
+    partial: periods.current.coveredDays < properties.length * daysInclusive(range.from, range.to),
+  };
+  return envelope({ ...base, analytics }, { syncedAt: oldestSync(syncs, ids), from: range.from, to: range.to, currency });
+}

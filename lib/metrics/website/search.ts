@@ -1,0 +1,65 @@
+// /website/search: the search-console sites in reach, their clicks, impressions, CTR and position
+// over the range and the compare range, with a daily series and the dimension tables.
+import { reachCondition, type Reach } from '../../auth/reach';
+import { sql } from '../../db';
+import { envelope, type Envelope } from '../../http/envelope';
+import { daysInclusive } from '../../time/days';
+import { compareRange, type ComparedRangeQuery } from '../compare';
+import { aggregatePeriods, dimensionTables, namedTables, type DimensionRow, type PeriodAggregate } from '../dimension-tables';
+import { lastSuccessfulSyncs, oldestSync } from '../freshness';
+import { SEARCH_DAILY, SEARCH_DIMENSIONS, SEARCH_TABLES, searchMetricSet } from './metrics';
+import type { WebsiteSearch } from './schemas';
+
+interface SiteRow {
+  id: string;
+  site_url: string;
+  timezone: string | null;
+}
+
+/** Index: search_console_sites (org_id, client_id). */
+function sitesInReach(reach: Reach): Promise<SiteRow[]> {
+  return sql<SiteRow>(
+    `SELECT s.id, s.site_url, s.timezone FROM search_console_sites s
+      WHERE ${reachCondition('s', 1, 2)}
+      ORDER BY s.site_url, s.id`,
+    [reach.orgId, reach.clientIds],
+  );
+}
+
+function searchSeries(aggregate: PeriodAggregate) {
+  return aggregate.series.map(({ date, sums }) => ({ date, ...searchMetricSet(sums) }));
+}
+
+function searchRows(rows: DimensionRow[]) {
+  return rows.map((row) => ({ key: row.key, totals: searchMetricSet(row.totals), previous: row.previous && searchMetricSet(row.previous) }));
+}
+
+export async function getWebsiteSearch(reach: Reach, query: ComparedRangeQuery): Promise<Envelope<WebsiteSearch>> {
+  const range = { from: query.from, to: query.to };
+  const compare = compareRange(range, query.compare);
+  const sites = await sitesInReach(reach);
+  const base = { from: range.from, to: range.to, compare };
+  if (sites.length === 0) return envelope({ ...base, search: null }, { syncedAt: null, from: range.from, to: range.to });
+
+  const ids = sites.map((site) => site.id);
+  const [syncs, periods, tables] = await Promise.all([
+    lastSuccessfulSyncs(ids),
+    aggregatePeriods(SEARCH_DAILY, ids, range, compare),
+    dimensionTables(SEARCH_DIMENSIONS, ids, range, compare, query.limit),
+  ]);
+  const search: NonNullable<WebsiteSearch['search']> = {
+    sites: sites.map((site) => ({
+      id: site.id,
+      siteUrl: site.site_url,
+      timezone: site.timezone,
+      lastSyncedAt: syncs.get(site.id)?.toISOString() ?? null,
+    })),
+    totals: searchMetricSet(periods.current.totals),
+    previous: periods.previous && searchMetricSet(periods.previous.totals),
+    series: searchSeries(periods.current),
+    previousSeries: periods.previous ? searchSeries(periods.previous) : [],
+    ...namedTables(SEARCH_TABLES, tables, searchRows),
+    partial: periods.current.coveredDays < sites.length * daysInclusive(range.from, range.to),
+  };
+  return envelope({ ...base, search }, { syncedAt: oldestSync(syncs, ids), from: range.from, to: range.to });
+}
