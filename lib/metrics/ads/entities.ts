@@ -1,0 +1,29 @@
+// GET /ads/entities: one row per campaign, ad set or ad that has data in the range, with its figures
+// and lineage, highest spend first, at most LIST_CAP rows.
+import type { Reach } from '../../auth/reach';
+import { envelope, type Envelope } from '../../http/envelope';
+import { lastSuccessfulSyncs, oldestSync } from '../freshness';
+import { LIST_CAP } from './definitions';
+import { capRows, entityRow, singleCurrency } from './mapping';
+import { accountFilter, accountsInReach, entityAggregates } from './repository';
+import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';
+
+export async function listAdEntities(reach: Reach, query: AdsEntitiesQuery): Promise<Envelope<AdsEntitiesData>> {
+  const { level, from, to, search } = query;
+  const accountIds = accountFilter(reach, await accountsInReach(reach));
+  const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: LIST_CAP + 1, search });
+  const listed = capRows(rows, LIST_CAP);
+  // The accounts that contributed are those of the rows returned: their freshness and currency.
+  const contributing = [...new Set(listed.rows.map((row) => row.account_id))];
+  const syncs = await lastSuccessfulSyncs(contributing);
+  return envelope(
+    { rows: listed.rows.map((row) => entityRow(level, row)), truncated: listed.truncated },
+    {
+      syncedAt: oldestSync(syncs, contributing),
+      from,
+      to,
+      truncated: listed.truncated,
+      currency: singleCurrency(listed.rows.map((row) => row.currency)),
+    },
+  );
+}

@@ -1,0 +1,361 @@
+// The SQL of the ads endpoints. Each function is one planned statement with its aggregates in the
+// database (money is summed exactly there); numeric and bigint columns come back as strings and are
+// parsed by mapping.ts. Every statement filters ad_insights_daily by org, level and date first, so that
+// it runs on the (org_id, level, date), (account_id, level, date) or primary-key index.
+import type { Reach } from '../../auth/reach';
+import { reachCondition } from '../../auth/reach';
+import { sql } from '../../db';
+import type { AdLevel } from './schemas';
+
+/** Positional parameters collected while a statement is written. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export type InsightLevel = 'account' | AdLevel;
+
+/**
+ * Which daily insight rows a figure is read from: one level, and either one entity's own rows or the
+ * rows of a set of accounts (`accountIds: null` = every account of the organisation, which lets the
+ * statement run on the (org_id, level, date) index instead of (account_id, level, date)).
+ */
+export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityId: string } | { accountIds: string[] | null });
+
+function insightCondition(params: Params, rows: InsightRows, alias = 'i'): string {
+  const conditions = [`${alias}.org_id = ${params.add(rows.orgId)}::uuid`, `${alias}.level = ${params.add(rows.level)}::"AdLevel"`];
+  if ('entityId' in rows) conditions.push(`${alias}.entity_id = ${params.add(rows.entityId)}::uuid`);
+  else if (rows.accountIds !== null) conditions.push(`${alias}.account_id = ANY(${params.add(rows.accountIds)}::uuid[])`);
+  return conditions.join(' AND ');
+}
+
+/** The accounts a request reads, as an insight-row filter: null when it reads the whole organisation. */
+export function accountFilter(reach: Reach, accounts: { id: string }[]): string[] | null {
+  return reach.clientIds === null ? null : accounts.map((account) => account.id);
+}
+
+// ───────────── accounts and entities in reach ─────────────
+
+export interface AccountRow {
+  id: string;
+  platform_account_id: string;
+  name: string;
+  currency: string | null;
+  client_id: string | null;
+  client_name: string | null;
+  balance: string | null;
+  low_balance_threshold: string | null;
+  /** The balance is under the account's low-balance threshold (both reported). */
+  low_balance: boolean;
+  /** Sums over all the returned accounts (window aggregates), exact. */
+  total_balance: string | null;
+  total_spent: string | null;
+  total_cap: string | null;
+}
+
+/** The ad accounts in reach (optionally only one of them), with their funds summed exactly. Index: ad_accounts (org_id, client_id). */
+export function accountsInReach(reach: Reach, onlyAccountId?: string): Promise<AccountRow[]> {
+  return sql<AccountRow>(
+    `SELECT a.id, a.platform_account_id, a.name, a.currency, a.client_id, c.name AS client_name,
+            a.balance::text, a.low_balance_threshold::text,
+            coalesce(a.balance < a.low_balance_threshold, false) AS low_balance,
+            (sum(a.balance) OVER ())::text AS total_balance,
+            (sum(a.amount_spent) OVER ())::text AS total_spent,
+            (sum(a.spend_cap) OVER ())::text AS total_cap
+       FROM ad_accounts a
+       LEFT JOIN clients c ON c.id = a.client_id
+      WHERE ${reachCondition('a', 1, 2)} AND ($3::uuid IS NULL OR a.id = $3::uuid)
+      ORDER BY a.name, a.id`,
+    [reach.orgId, reach.clientIds, onlyAccountId ?? null],
+  );
+}
+
+const ENTITY_TABLES: Record<AdLevel, { table: string; campaign: string; adSet: string }> = {
+  campaign: { table: 'campaigns', campaign: 'e.id', adSet: 'NULL::uuid' },
+  adset: { table: 'ad_sets', campaign: 'e.campaign_id', adSet: 'e.id' },
+  ad: { table: 'ads', campaign: 'e.campaign_id', adSet: 'e.ad_set_id' },
+};
+
+export interface EntityRef {
+  id: string;
+  level: AdLevel;
+  account_id: string;
+  campaign_id: string;
+  ad_set_id: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An entity of `level` by its platform id or internal id, if it is in reach (its account is).
+ * Indexes: (org_id, platform_id) unique and the primary key.
+ */
+export async function findEntity(reach: Reach, level: AdLevel, idOrPlatformId: string): Promise<EntityRef | null> {
+  const { table, campaign, adSet } = ENTITY_TABLES[level];
+  const rows = await sql<EntityRef>(
+    `SELECT e.id, $5::text AS level, e.account_id, ${campaign} AS campaign_id, ${adSet} AS ad_set_id
+       FROM ${table} e
+       JOIN ad_accounts a ON a.id = e.account_id
+      WHERE e.org_id = $1 AND (e.platform_id = $3 OR e.id = $4::uuid) AND ${reachCondition('a', 1, 2)}
+      ORDER BY (e.id = $4::uuid) DESC NULLS LAST
+      LIMIT 1`,
+    [reach.orgId, reach.clientIds, idOrPlatformId, UUID.test(idOrPlatformId) ? idOrPlatformId : null, level],
+  );
+  return rows[0] ?? null;
+}
+
+// ───────────── overview figures ─────────────
+
+export interface PeriodSumsRow {
+  /** null on the period's total row, the IST day on a daily row. */
+  day: string | null;
+  current: boolean;
+  spend: string | null;
+  impressions: string | null;
+  reach: string | null;
+  clicks: string | null;
+  link_clicks: string | null;
+  video_views: string | null;
+  video_3s_views: string | null;
+  thruplays: string | null;
+  video_p25: string | null;
+  video_p50: string | null;
+  video_p75: string | null;
+  video_p100: string | null;
+  purchase_value: string | null;
+}
+
+/**
+ * Sums per day and per period (current = from `from` on, previous = before it) over `[previousFrom, to]`,
+ * in one scan. `reach` is the day's summed reach on daily rows (the period rows' reach is not used).
+ */
+export function periodSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<PeriodSumsRow[]> {
+  const p = new Params();
+  const where = insightCondition(p, rows);
+  return sql<PeriodSumsRow>(
+    `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current,
+            sum(r.spend)::text AS spend, sum(r.impressions)::text AS impressions, sum(r.reach)::text AS reach,
+            sum(r.clicks)::text AS clicks, sum(r.link_clicks)::text AS link_clicks,
+            sum(r.video_views)::text AS video_views, sum(r.video_3s_views)::text AS video_3s_views,
+            sum(r.thruplays)::text AS thruplays, sum(r.video_p25)::text AS video_p25, sum(r.video_p50)::text AS video_p50,
+            sum(r.video_p75)::text AS video_p75, sum(r.video_p100)::text AS video_p100,
+            sum(r.purchase_value)::text AS purchase_value
+       FROM (SELECT i.*, i.date AS day, i.date >= ${p.add(range.from)}::date AS current
+               FROM ad_insights_daily i
+              WHERE ${where} AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
+      GROUP BY GROUPING SETS ((r.current, r.day), (r.current))`,
+    p.values,
+  );
+}
+
+export interface ResultSumsRow {
+  day: string | null;
+  current: boolean;
+  result_type: string;
+  results: string | null;
+  spend: string;
+  /** Spend of the rows whose results were reported: the numerator of cost per result. */
+  reported_spend: string | null;
+}
+
+/** Results and spend per result type, per day and per period, over `[previousFrom, to]`. */
+export function resultSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<ResultSumsRow[]> {
+  const p = new Params();
+  const where = insightCondition(p, rows);
+  return sql<ResultSumsRow>(
+    `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current, r.result_type,
+            sum(r.results)::text AS results, sum(r.spend)::text AS spend,
+            (sum(r.spend) FILTER (WHERE r.results IS NOT NULL))::text AS reported_spend
+       FROM (SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, i.result_type, i.results, i.spend
+               FROM ad_insights_daily i
+              WHERE ${where} AND i.result_type IS NOT NULL
+                AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
+      GROUP BY GROUPING SETS ((r.current, r.result_type, r.day), (r.current, r.result_type))`,
+    p.values,
+  );
+}
+
+export interface BreakdownSumsRow {
+  breakdown: 'age_gender' | 'platform' | 'placement';
+  key1: string;
+  key2: string;
+  spend: string;
+  impressions: string;
+  clicks: string;
+  /** age_gender only: the peak over days of the day's reach summed over the accounts (null otherwise). */
+  reach: string | null;
+}
+
+/**
+ * The overview widgets' account-level breakdowns over the range. Index: (org_id, breakdown, date).
+ * The sums are one hash aggregate per key; only age × gender reach needs the per-day step, and it is
+ * kept to that one narrow column so that it stays a small in-memory hash aggregate as well.
+ */
+export function accountBreakdownSums(orgId: string, accountIds: string[] | null, from: string, to: string): Promise<BreakdownSumsRow[]> {
+  const scope = `b.org_id = $1 AND b.date BETWEEN $3::date AND $4::date AND ($2::uuid[] IS NULL OR b.account_id = ANY($2::uuid[]))`;
+  return sql<BreakdownSumsRow>(
+    `WITH totals AS (
+       SELECT b.breakdown, b.key1, b.key2, sum(b.spend) AS spend, sum(b.impressions) AS impressions, sum(b.clicks) AS clicks
+         FROM ad_account_breakdowns_daily b
+        WHERE ${scope} AND b.breakdown IN ('age_gender', 'platform', 'placement')
+        GROUP BY b.breakdown, b.key1, b.key2),
+     age_gender_reach AS (
+       SELECT key1, key2, max(reach) AS reach
+         FROM (SELECT b.key1, b.key2, b.date, sum(b.reach) AS reach
+                 FROM ad_account_breakdowns_daily b
+                WHERE ${scope} AND b.breakdown = 'age_gender'
+                GROUP BY b.key1, b.key2, b.date) daily
+        GROUP BY key1, key2)
+     SELECT t.breakdown::text, t.key1, t.key2, t.spend::text, t.impressions::text, t.clicks::text, r.reach::text
+       FROM totals t
+       LEFT JOIN age_gender_reach r ON t.breakdown = 'age_gender' AND r.key1 = t.key1 AND r.key2 = t.key2
+      ORDER BY t.breakdown, t.spend DESC, t.key1 COLLATE "C", t.key2 COLLATE "C"`,
+    [orgId, accountIds, from, to],
+  );
+}
+
+// ───────────── entity rows (/ads/entities, overview campaigns) ─────────────
+
+export interface EntityAggregateRow {
+  id: string;
+  platform_id: string;
+  name: string;
+  status: string | null;
+  effective_status: string | null;
+  thumbnail_url: string | null;
+  image_url: string | null;
+  spend: string;
+  impressions: string;
+  clicks: string;
+  link_clicks: string;
+  reach_peak: string;
+  reach_days: string;
+  result_type: string | null;
+  results: string | null;
+  reported_spend: string | null;
+  account_id: string;
+  platform_account_id: string;
+  account_name: string;
+  currency: string | null;
+  client_id: string | null;
+  client_name: string | null;
+  campaign_id: string | null;
+  campaign_platform_id: string | null;
+  campaign_name: string | null;
+  campaign_objective: string | null;
+  ad_set_id: string | null;
+  ad_set_platform_id: string | null;
+  ad_set_name: string | null;
+}
+
+const LINEAGE_JOINS: Record<AdLevel, string> = {
+  campaign: '',
+  adset: 'JOIN campaigns cp ON cp.id = e.campaign_id',
+  ad: 'JOIN campaigns cp ON cp.id = e.campaign_id JOIN ad_sets s ON s.id = e.ad_set_id',
+};
+
+/** `%` and `_` in a search are literal text, not wildcards. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One row per entity of `rows.level` that has insight rows in the range, with its sums and its peak and
+ * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. Only those rows
+ * then get their lineage and their dominant result type (most spend; ties alphabetical) with that
+ * type's results, read again by primary key: the aggregate over every entity stays a single GROUP BY.
+ */
+export function entityAggregates(
+  rows: InsightRows & { level: AdLevel },
+  range: { from: string; to: string },
+  options: { limit: number; search?: string },
+): Promise<EntityAggregateRow[]> {
+  const p = new Params();
+  const where = insightCondition(p, rows);
+  const { table } = ENTITY_TABLES[rows.level];
+  const dateCondition = `i.date BETWEEN ${p.add(range.from)}::date AND ${p.add(range.to)}::date`;
+  // Matching entities are found first (a scan of one entity table), then only their rows are read by primary key.
+  const search =
+    options.search === undefined
+      ? ''
+      : `AND i.entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
+            AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
+  const hasCampaign = rows.level !== 'campaign';
+  const hasAdSet = rows.level === 'ad';
+  return sql<EntityAggregateRow>(
+    `WITH totals AS (
+       SELECT i.entity_id, sum(i.spend) AS spend, sum(i.impressions) AS impressions, sum(i.clicks) AS clicks,
+              sum(i.link_clicks) AS link_clicks, max(i.reach) AS reach_peak, sum(i.reach) AS reach_days
+         FROM ad_insights_daily i
+        WHERE ${where} AND ${dateCondition} ${search}
+        GROUP BY i.entity_id),
+     listed AS (
+       SELECT e.id, e.name, t.spend, t.impressions, t.clicks, t.link_clicks, t.reach_peak, t.reach_days
+         FROM totals t JOIN ${table} e ON e.id = t.entity_id
+        ORDER BY t.spend DESC, e.name COLLATE "C", e.id
+        LIMIT ${p.add(options.limit)}),
+     dominant AS (
+       SELECT DISTINCT ON (i.entity_id) i.entity_id, i.result_type, sum(i.results) AS results,
+              sum(i.spend) FILTER (WHERE i.results IS NOT NULL) AS reported_spend
+         FROM ad_insights_daily i
+        WHERE i.level = ${p.add(rows.level)}::"AdLevel" AND i.entity_id IN (SELECT id FROM listed) AND ${dateCondition}
+          AND i.result_type IS NOT NULL
+        GROUP BY i.entity_id, i.result_type
+        ORDER BY i.entity_id, sum(i.spend) DESC, i.result_type)
+     SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
+            ${rows.level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
+            l.spend::text, l.impressions::text, l.clicks::text, l.link_clicks::text,
+            l.reach_peak::text, l.reach_days::text,
+            d.result_type, d.results::text, d.reported_spend::text,
+            a.id AS account_id, a.platform_account_id, a.name AS account_name, a.currency,
+            a.client_id, cl.name AS client_name,
+            ${hasCampaign ? 'cp.id' : 'NULL::uuid'} AS campaign_id,
+            ${hasCampaign ? 'cp.platform_id' : 'NULL::text'} AS campaign_platform_id,
+            ${hasCampaign ? 'cp.name' : 'NULL::text'} AS campaign_name,
+            ${hasCampaign ? 'cp.objective' : 'NULL::text'} AS campaign_objective,
+            ${hasAdSet ? 's.id' : 'NULL::uuid'} AS ad_set_id,
+            ${hasAdSet ? 's.platform_id' : 'NULL::text'} AS ad_set_platform_id,
+            ${hasAdSet ? 's.name' : 'NULL::text'} AS ad_set_name
+       FROM listed l
+       JOIN ${table} e ON e.id = l.id
+       JOIN ad_accounts a ON a.id = e.account_id
+       LEFT JOIN clients cl ON cl.id = a.client_id
+       ${LINEAGE_JOINS[rows.level]}
+       LEFT JOIN dominant d ON d.entity_id = l.id
+      ORDER BY l.spend DESC, l.name COLLATE "C", l.id`,
+    p.values,
+  );
+}
+
+// ───────────── breakdown cache (/ads/breakdowns) ─────────────
+
+export interface BreakdownCacheRow {
+  fetched_at: Date;
+  /** null when the cache entry has no rows at all. */
+  breakdown: 'age_gender' | 'device' | 'platform' | 'placement' | 'region' | null;
+  key1: string | null;
+  key2: string | null;
+  spend: string | null;
+  impressions: string | null;
+  clicks: string | null;
+  reach: string | null;
+}
+
+/**
+ * The cached breakdowns of one entity for exactly this range (no rows: nothing cached).
+ * Indexes: ad_breakdown_cache (level, entity_id, date_from, date_to) unique; rows by primary key (cache_id, …).
+ */
+export function cachedBreakdowns(orgId: string, level: AdLevel, entityId: string, from: string, to: string): Promise<BreakdownCacheRow[]> {
+  return sql<BreakdownCacheRow>(
+    `SELECT c.fetched_at, r.breakdown::text AS breakdown, r.key1, r.key2,
+            r.spend::text AS spend, r.impressions::text AS impressions, r.clicks::text AS clicks, r.reach::text AS reach
+       FROM ad_breakdown_cache c
+       LEFT JOIN ad_breakdown_cache_rows r ON r.cache_id = c.id
+      WHERE c.level = $2::"AdLevel" AND c.entity_id = $3::uuid AND c.date_from = $4::date AND c.date_to = $5::date AND c.org_id = $1::uuid
+      ORDER BY r.breakdown, r.spend DESC, r.key1 COLLATE "C", r.key2 COLLATE "C"`,
+    [orgId, level, entityId, from, to],
+  );
+}
