@@ -1,0 +1,116 @@
+// The settings page's API-key services: list, create (through lib/auth's createApiKey, which owns
+// minting and the client check) and revoke, each change recorded in the audit trail.
+import { createApiKey } from '../auth/api-keys';
+import type { Scope } from '../auth/scopes';
+import { isScope } from '../auth/scopes';
+import { prisma } from '../db';
+import { AUDIT_ACTIONS, recordAuditEvent } from './audit';
+
+export type KeyStatus = 'active' | 'expired' | 'revoked';
+
+export interface KeyListItem {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  /** null: every client of the organisation. */
+  clients: { id: string; name: string }[] | null;
+  createdByName: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  revokedByName: string | null;
+  status: KeyStatus;
+}
+
+export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): KeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+/** Every key of the organisation, newest first; revoked and expired ones stay listed with their status. */
+export async function listApiKeys(orgId: string, now = new Date()): Promise<KeyListItem[]> {
+  const keys = await prisma().apiKey.findMany({
+    where: { orgId },
+    include: {
+      createdBy: { select: { name: true } },
+      revokedBy: { select: { name: true } },
+      clients: { include: { client: { select: { id: true, name: true } } } },
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+  return keys.map((key) => ({
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes.filter(isScope),
+    clients: key.restrictedToClients
+      ? key.clients.map(({ client }) => client).sort((a, b) => a.name.localeCompare(b.name))
+      : null,
+    createdByName: key.createdBy?.name ?? null,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    expiresAt: key.expiresAt,
+    revokedAt: key.revokedAt,
+    revokedByName: key.revokedBy?.name ?? null,
+    status: keyStatus(key, now),
+  }));
+}
+
+/** The organisation's clients, for the key form's client restriction. */
+export async function listOrgClients(orgId: string): Promise<{ id: string; name: string }[]> {
+  return prisma().client.findMany({ where: { orgId }, select: { id: true, name: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+}
+
+export interface KeyRequest {
+  name: string;
+  scopes: Scope[];
+  clientIds: string[] | null;
+  expiresAt: Date | null;
+}
+
+/** Mints a key for the organisation and records who did it. Returns the key: the only time it is seen. */
+export async function createOrgApiKey(
+  actor: { userId: string; orgId: string },
+  request: KeyRequest,
+): Promise<{ id: string; key: string; prefix: string; name: string }> {
+  const created = await createApiKey({ ...request, orgId: actor.orgId, createdById: actor.userId });
+  await recordAuditEvent({
+    orgId: actor.orgId,
+    actorId: actor.userId,
+    action: AUDIT_ACTIONS.apiKeyCreated,
+    targetType: 'api_key',
+    targetId: created.id,
+    details: {
+      name: request.name,
+      prefix: created.prefix,
+      scopes: request.scopes,
+      clientIds: request.clientIds,
+      expiresAt: request.expiresAt?.toISOString() ?? null,
+    },
+  });
+  return { id: created.id, key: created.key, prefix: created.prefix, name: request.name };
+}
+
+/**
+ * Revokes a live key of the organisation and records it, in one transaction. Returns false when
+ * there is no such live key in this organisation (another org's key id is treated as absent).
+ */
+export async function revokeOrgApiKey(actor: { userId: string; orgId: string }, keyId: string, now = new Date()): Promise<boolean> {
+  return prisma().$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where: { id: keyId, orgId: actor.orgId, revokedAt: null }, select: { name: true, prefix: true } });
+    if (!key) return false;
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, orgId: actor.orgId, revokedAt: null },
+      data: { revokedAt: now, revokedById: actor.userId },
+    });
+    if (count === 0) return false;
+    await recordAuditEvent(
+      { orgId: actor.orgId, actorId: actor.userId, action: AUDIT_ACTIONS.apiKeyRevoked, targetType: 'api_key', targetId: keyId, details: { name: key.name, prefix: key.prefix } },
+      tx,
+    );
+    return true;
+  });
+}

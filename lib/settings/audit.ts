@@ -1,0 +1,57 @@
+// The settings area's audit trail (`audit_events`): who created or revoked a key, and when.
+import { prisma } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+
+export const AUDIT_ACTIONS = {
+  apiKeyCreated: 'api_key.created',
+  apiKeyRevoked: 'api_key.revoked',
+} as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+
+export interface AuditEventInput {
+  orgId: string;
+  actorId: string;
+  action: AuditAction;
+  targetType: 'api_key';
+  targetId: string;
+  details: Prisma.InputJsonObject;
+}
+
+/** Records one event; pass a transaction client to make it part of the change it records. */
+export async function recordAuditEvent(event: AuditEventInput, db: Prisma.TransactionClient = prisma()): Promise<void> {
+  await db.auditEvent.create({ data: event });
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actorName: string | null;
+  /** The key's name at the time of the event (kept in `details`, so it outlives the key). */
+  targetName: string | null;
+  targetPrefix: string | null;
+  createdAt: Date;
+}
+
+function detail(details: Prisma.JsonValue | null, field: string): string | null {
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return null;
+  const value = details[field];
+  return typeof value === 'string' ? value : null;
+}
+
+/** The organisation's latest events about one kind of target, newest first. */
+export async function listAuditEvents(orgId: string, targetType: 'api_key', limit = 20): Promise<AuditEntry[]> {
+  const rows = await prisma().auditEvent.findMany({
+    where: { orgId, targetType },
+    include: { actor: { select: { name: true } } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    actorName: row.actor?.name ?? null,
+    targetName: detail(row.details, 'name'),
+    targetPrefix: detail(row.details, 'prefix'),
+    createdAt: row.createdAt,
+  }));
+}

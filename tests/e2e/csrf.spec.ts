@@ -1,0 +1,99 @@
+// Cross-site request forgery. The attacker's page is served from another origin on the same host
+// (localhost:3199), which is the same *site*: the browser sends the SameSite=Lax session cookie along,
+// so SameSite alone would not stop it. The Origin check refuses it; the CSRF token stops a same-origin
+// post that lacks it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, query, serverActionFields, signIn, userOrg } from './support/app';
+
+const APP_ORIGIN = 'http://localhost:3105';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A page on another origin that submits a form to the app as soon as it loads. */
+function attackerPage(fields: [string, string][]): string {
+  const inputs = fields.map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  return `<!doctype html><title>You won a prize</title>
+    <form id="f" method="POST" enctype="multipart/form-data" action="${APP_ORIGIN}/settings/api-keys">${inputs}</form>
+    <script>document.getElementById('f').submit()</script>`;
+}
+
+let attacker: Server;
+let attackerOrigin: string;
+let attackerHtml = '';
+
+test.beforeAll(async () => {
+  attacker = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(attackerHtml);
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, 'localhost', resolve));
+  attackerOrigin = `http://localhost:${(attacker.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => attacker.close(resolve));
+});
+
+/** Lets the attacker's page submit its form and returns what the browser sent to the app. */
+async function visitAttacker(page: Page, fields: [string, string][]): Promise<{ origin?: string; cookie?: string }> {
+  attackerHtml = attackerPage(fields);
+  const sent = page.waitForRequest((r) => r.url() === `${APP_ORIGIN}/settings/api-keys` && r.method() === 'POST');
+  await page.goto(attackerOrigin);
+  const headers = await (await sent).allHeaders();
+  await page.waitForLoadState('load');
+  return { origin: headers.origin, cookie: headers.cookie };
+}
+
+async function activeKeyRowFields(page: Page, name: string): Promise<{ keyId: string; fields: [string, string][] }> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('checkbox', { name: 'ads:read' }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('button', { name: 'I have stored the key' }).click();
+  const row = page.locator('tr', { hasText: name }).first();
+  const keyId = (await row.getAttribute('data-key-id'))!;
+  return { keyId, fields: await serverActionFields(page, `tr[data-key-id="${keyId}"] form`) };
+}
+
+test('a forged cross-site post revokes nothing and creates nothing', async ({ page }) => {
+  const admin = await userOrg(ADMIN.email);
+  await signIn(page, ADMIN.email);
+  const { keyId, fields: revokeFields } = await activeKeyRowFields(page, 'Target of a forgery');
+  const createFields = await serverActionFields(page, 'form:has(#key-name)');
+  const keysBefore = await query('SELECT id, revoked_at FROM api_keys WHERE org_id = $1 ORDER BY id', [admin.orgId]);
+  const eventsBefore = await query('SELECT id FROM audit_events WHERE org_id = $1 ORDER BY id', [admin.orgId]);
+
+  const revoke = await visitAttacker(page, [...revokeFields, ['keyId', keyId]]);
+  expect(revoke.origin).toBe(attackerOrigin);
+  expect(revoke.cookie).toContain('metrics_session='); // same-site: SameSite=Lax let the cookie through
+
+  const create = await visitAttacker(page, [...createFields, ['name', 'Forged key'], ['scopes', 'ads:read'], ['clientAccess', 'all']]);
+  expect(create.cookie).toContain('metrics_session=');
+
+  expect(await query('SELECT id, revoked_at FROM api_keys WHERE org_id = $1 ORDER BY id', [admin.orgId])).toEqual(keysBefore);
+  expect(await query('SELECT id FROM audit_events WHERE org_id = $1 ORDER BY id', [admin.orgId])).toEqual(eventsBefore);
+  await page.goto('/settings/api-keys');
+  await expect(page.locator(`tr[data-key-id="${keyId}"]`).getByText('Active')).toBeVisible();
+});
+
+test('a same-origin post without the CSRF token is refused', async ({ page }) => {
+  const admin = await userOrg(ADMIN.email);
+  await signIn(page, ADMIN.email);
+  const { keyId, fields } = await activeKeyRowFields(page, 'Target of a tokenless post');
+  const status = await page.evaluate(
+    async ({ fields, keyId }) => {
+      // The action's own fields and the key id: everything except the session's CSRF token.
+      const form = new FormData();
+      for (const [name, value] of fields) form.append(name, value);
+      form.append('keyId', keyId);
+      return (await fetch('/settings/api-keys', { method: 'POST', body: form })).status;
+    },
+    { fields, keyId },
+  );
+  expect(status).toBeGreaterThanOrEqual(400);
+  const [key] = await query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE id = $1 AND org_id = $2', [keyId, admin.orgId]);
+  expect(key!.revoked_at).toBeNull();
+});

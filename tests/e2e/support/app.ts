@@ -1,0 +1,66 @@
+// What the browser tests share: the seeded people, direct database reads for expectations, sign-in,
+// screenshots saved as artifacts, and the hidden fields that address a server action.
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+
+export const DEMO_PASSWORD = 'demo-password';
+export const ADMIN = { email: 'admin@demo.agency' };
+export const MEMBER = { email: 'member@demo.agency' };
+export const OTHER_ORG_ADMIN = { email: 'admin@other.agency' };
+
+const SCREENSHOT_DIR = 'test-results/screenshots';
+
+/** One query on the test database (an independent view of what the app did). */
+export async function query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function userOrg(email: string): Promise<{ userId: string; userName: string; orgId: string; role: string }> {
+  const [row] = await query<{ userId: string; userName: string; orgId: string; role: string }>(
+    `SELECT u.id AS "userId", u.name AS "userName", m.org_id AS "orgId", m.role::text AS role
+       FROM users u JOIN memberships m ON m.user_id = u.id
+      WHERE u.email = $1 ORDER BY m.created_at LIMIT 1`,
+    [email],
+  );
+  if (!row) throw new Error(`No seeded user ${email}`);
+  return row;
+}
+
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+}
+
+export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/**
+ * The hidden fields with which a form addresses its server action (`$ACTION_…`), as the server renders
+ * them for submission without JavaScript. Read from the page's HTML as any visitor (or attacker) can:
+ * action ids are public, which is why they are no protection.
+ */
+export async function serverActionFields(page: Page, formSelector: string): Promise<[string, string][]> {
+  const fields = await page.evaluate(async (selector) => {
+    const html = await (await fetch(location.href)).text();
+    const form = new DOMParser().parseFromString(html, 'text/html').querySelector<HTMLFormElement>(selector);
+    if (!form) return [];
+    return [...new FormData(form).entries()].filter(([name]) => name.startsWith('$ACTION')).map(([name, value]) => [name, String(value)] as [string, string]);
+  }, formSelector);
+  expect(fields.length, `server action fields of ${formSelector}`).toBeGreaterThan(0);
+  return fields;
+}

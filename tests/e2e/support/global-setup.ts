@@ -1,0 +1,68 @@
+// A real server for the browser tests: fresh database (migrated, demo data at scale `tiny`), a
+// production build in .next-e2e (its own folder, so a developer's .next is untouched) and `next start`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { FullConfig } from '@playwright/test';
+import { applyMigrations } from '../../../prisma/migrate';
+import { seedDatabase } from '../../../prisma/seed';
+import { createDatabase, dropDatabase } from '../../support/database';
+
+const DIST_DIR = '.next-e2e';
+const SEED_END_DATE = '2026-06-30';
+
+const NEXT_BIN = 'node_modules/next/dist/bin/next';
+
+function build(): void {
+  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_DIST_DIR: DIST_DIR } });
+  if (result.status !== 0) throw new Error(`next build failed with status ${result.status}`);
+}
+
+async function assertPortFree(baseURL: string): Promise<void> {
+  const answered = await fetch(baseURL).then(() => true, () => false);
+  if (answered) throw new Error(`Something already listens on ${baseURL}: stop it, the browser tests start their own server there.`);
+}
+
+async function waitForServer(baseURL: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`next start exited with status ${server.exitCode}`);
+    try {
+      const response = await fetch(new URL('/api/health', baseURL));
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server did not answer on ${baseURL} within 60 s`);
+}
+
+export default async function globalSetup(config: FullConfig) {
+  const baseURL = config.projects[0]!.use.baseURL!;
+  const port = new URL(baseURL).port;
+  await assertPortFree(baseURL);
+  const database = await createDatabase('metrics_e2e');
+  let server: ChildProcess | undefined;
+  const teardown = async () => {
+    // The server runs in its own process group so that it stops with every process it started.
+    if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+    await dropDatabase(database.name);
+  };
+  try {
+    await applyMigrations(database.url);
+    await seedDatabase(database.url, { scale: 'tiny', seed: 7, endDate: SEED_END_DATE });
+    // E2E_REUSE_BUILD=1 skips the build while iterating on tests; a test run always builds.
+    if (process.env.E2E_REUSE_BUILD !== '1') build();
+    server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', port], {
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: database.url },
+    });
+    await waitForServer(baseURL, server);
+    // The workers inherit it: the tests read the database directly for independent expectations.
+    process.env.DATABASE_URL = database.url;
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

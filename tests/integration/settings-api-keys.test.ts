@@ -1,0 +1,194 @@
+// The settings services for API keys on the seeded database: create (through createApiKey) with an
+// audit event, list, revoke with an audit event, and the REST API's answer to the key at each step.
+import { createHash } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { InvalidKeyRequest } from '@/lib/auth/api-keys';
+import { sql } from '@/lib/db';
+import { createOrgApiKey, listApiKeys, listOrgClients, revokeOrgApiKey } from '@/lib/settings/api-keys';
+import { listAuditEvents } from '@/lib/settings/audit';
+import { parseKeyForm } from '@/lib/settings/key-form';
+import { api } from '../support/api';
+
+const seed = inject('seed');
+const mainOrg = seed.orgs[0]!;
+const otherOrg = seed.orgs[1]!;
+
+async function admin(orgId: string) {
+  const [row] = await sql<{ user_id: string; name: string }>(
+    `SELECT u.id AS user_id, u.name FROM users u JOIN memberships m ON m.user_id = u.id
+      WHERE m.org_id = $1 AND m.role = 'admin' ORDER BY m.created_at LIMIT 1`,
+    [orgId],
+  );
+  return { userId: row!.user_id, name: row!.name, orgId };
+}
+
+async function clientsOf(orgId: string) {
+  return sql<{ id: string; name: string }>('SELECT id, name FROM clients WHERE org_id = $1 ORDER BY name, id', [orgId]);
+}
+
+function form(fields: [string, string][]): FormData {
+  const data = new FormData();
+  for (const [name, value] of fields) data.append(name, value);
+  return data;
+}
+
+describe('createOrgApiKey', () => {
+  it('mints a restricted key that reads only its clients, and records who created it', async () => {
+    const actor = await admin(mainOrg.id);
+    const clients = await clientsOf(mainOrg.id);
+    const chosen = [clients[2]!, clients[0]!];
+    const created = await createOrgApiKey(actor, { name: 'Looker', scopes: ['ads:read'], clientIds: chosen.map((c) => c.id), expiresAt: null });
+
+    expect(created.key).toMatch(/^mk_live_[A-Za-z0-9_-]{43}$/);
+    expect(created.prefix).toBe(created.key.slice(0, 12));
+    const [row] = await sql<Record<string, unknown>>(
+      `SELECT org_id, name, prefix, hash, scopes, restricted_to_clients, created_by_id, revoked_at,
+              ARRAY(SELECT client_id::text FROM api_key_clients WHERE api_key_id = k.id ORDER BY client_id) AS clients
+         FROM api_keys k WHERE id = $1`,
+      [created.id],
+    );
+    expect(row).toEqual({
+      org_id: mainOrg.id,
+      name: 'Looker',
+      prefix: created.prefix,
+      hash: createHash('sha256').update(created.key).digest('hex'),
+      scopes: ['ads:read'],
+      restricted_to_clients: true,
+      created_by_id: actor.userId,
+      revoked_at: null,
+      clients: chosen.map((c) => c.id).sort(),
+    });
+
+    const events = await sql<Record<string, unknown>>('SELECT org_id, actor_id, action, target_type, details FROM audit_events WHERE target_id = $1', [created.id]);
+    expect(events).toEqual([
+      {
+        org_id: mainOrg.id,
+        actor_id: actor.userId,
+        action: 'api_key.created',
+        target_type: 'api_key',
+        details: { name: 'Looker', prefix: created.prefix, scopes: ['ads:read'], clientIds: chosen.map((c) => c.id), expiresAt: null },
+      },
+    ]);
+
+    const response = await api('/api/v1/clients', { key: created.key });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { id: string; name: string }[] };
+    expect(body.data.map(({ id, name }) => ({ id, name }))).toEqual([chosen[1], chosen[0]]);
+  });
+
+  it("refuses another organisation's client and records nothing", async () => {
+    const actor = await admin(mainOrg.id);
+    const [foreign] = await clientsOf(otherOrg.id);
+    const keysBefore = await sql('SELECT id FROM api_keys WHERE org_id = $1', [mainOrg.id]);
+    await expect(createOrgApiKey(actor, { name: 'Sneaky', scopes: ['ads:read'], clientIds: [foreign!.id], expiresAt: null })).rejects.toBeInstanceOf(InvalidKeyRequest);
+    expect(await sql('SELECT id FROM api_keys WHERE org_id = $1', [mainOrg.id])).toEqual(keysBefore);
+    expect(await sql("SELECT 1 FROM audit_events WHERE details->>'name' = 'Sneaky'")).toHaveLength(0);
+  });
+});
+
+describe('revokeOrgApiKey', () => {
+  it('revokes once, records who did it, and the key answers 401 from then on', async () => {
+    const actor = await admin(mainOrg.id);
+    const created = await createOrgApiKey(actor, { name: 'Short-lived', scopes: ['social:read'], clientIds: null, expiresAt: null });
+    expect((await api('/api/v1/clients', { key: created.key })).status).toBe(200);
+
+    expect(await revokeOrgApiKey(actor, created.id)).toBe(true);
+    expect(await revokeOrgApiKey(actor, created.id)).toBe(false);
+
+    const [row] = await sql<{ revoked_at: Date | null; revoked_by_id: string | null }>('SELECT revoked_at, revoked_by_id FROM api_keys WHERE id = $1', [created.id]);
+    expect(row!.revoked_at).toBeInstanceOf(Date);
+    expect(row!.revoked_by_id).toBe(actor.userId);
+    const events = await sql<{ action: string; actor_id: string }>('SELECT action, actor_id FROM audit_events WHERE target_id = $1 ORDER BY created_at', [created.id]);
+    expect(events).toEqual([
+      { action: 'api_key.created', actor_id: actor.userId },
+      { action: 'api_key.revoked', actor_id: actor.userId },
+    ]);
+
+    const response = await api('/api/v1/clients', { key: created.key });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it("cannot touch another organisation's key", async () => {
+    const owner = await admin(mainOrg.id);
+    const stranger = await admin(otherOrg.id);
+    const created = await createOrgApiKey(owner, { name: 'Not yours', scopes: ['ads:read'], clientIds: null, expiresAt: null });
+    expect(await revokeOrgApiKey(stranger, created.id)).toBe(false);
+    expect(await sql('SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [created.id])).toHaveLength(1);
+    expect(await sql("SELECT 1 FROM audit_events WHERE target_id = $1 AND action = 'api_key.revoked'", [created.id])).toHaveLength(0);
+  });
+});
+
+describe('listApiKeys and listAuditEvents', () => {
+  it("list the organisation's keys newest first with creator, clients and status", async () => {
+    const actor = await admin(otherOrg.id);
+    const [client] = await clientsOf(otherOrg.id);
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const first = await createOrgApiKey(actor, { name: 'Everything', scopes: ['ads:read', 'web:read'], clientIds: null, expiresAt: null });
+    const second = await createOrgApiKey(actor, { name: 'One client', scopes: ['store:read'], clientIds: [client!.id], expiresAt });
+    await revokeOrgApiKey(actor, first.id);
+
+    const keys = await listApiKeys(otherOrg.id);
+    const orgKeyIds = await sql<{ id: string }>('SELECT id FROM api_keys WHERE org_id = $1 ORDER BY created_at DESC, id DESC', [otherOrg.id]);
+    expect(keys.map((k) => k.id)).toEqual(orgKeyIds.map((k) => k.id));
+    expect(keys.find((k) => k.id === second.id)).toMatchObject({
+      name: 'One client',
+      prefix: second.prefix,
+      scopes: ['store:read'],
+      clients: [{ id: client!.id, name: client!.name }],
+      createdByName: actor.name,
+      lastUsedAt: null,
+      expiresAt,
+      revokedAt: null,
+      status: 'active',
+    });
+    expect(keys.find((k) => k.id === first.id)).toMatchObject({ clients: null, status: 'revoked', revokedByName: actor.name });
+    // A day later the expiring key reads as expired.
+    const later = await listApiKeys(otherOrg.id, new Date(expiresAt.getTime() + 1));
+    expect(later.find((k) => k.id === second.id)?.status).toBe('expired');
+
+    const events = await listAuditEvents(otherOrg.id, 'api_key');
+    expect(events.slice(0, 3).map((e) => [e.action, e.actorName, e.targetName])).toEqual([
+      ['api_key.revoked', actor.name, 'Everything'],
+      ['api_key.created', actor.name, 'One client'],
+      ['api_key.created', actor.name, 'Everything'],
+    ]);
+    // Nothing of the other organisation.
+    const mainKeyIds = new Set((await sql<{ id: string }>('SELECT id FROM api_keys WHERE org_id = $1', [mainOrg.id])).map((k) => k.id));
+    expect(keys.some((k) => mainKeyIds.has(k.id))).toBe(false);
+  });
+
+  it('listOrgClients returns the organisation’s clients by name', async () => {
+    expect(await listOrgClients(mainOrg.id)).toEqual(await clientsOf(mainOrg.id));
+  });
+});
+
+describe('parseKeyForm', () => {
+  const now = new Date('2026-11-22T10:00:00Z');
+  const client = '00000000-0000-4000-8000-000000000001';
+
+  it('reads a complete form', () => {
+    expect(
+      parseKeyForm(
+        form([['name', '  Bot  '], ['scopes', 'ads:read'], ['scopes', 'store:read'], ['clientAccess', 'selected'], ['clients', client], ['expiresOn', '2026-11-22']]),
+        now,
+      ),
+    ).toEqual({ request: { name: 'Bot', scopes: ['ads:read', 'store:read'], clientIds: [client], expiresAt: new Date('2026-11-22T23:59:59.999Z') } });
+  });
+
+  it('ignores the client list when all clients are allowed, and an empty expiry means none', () => {
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'web:read'], ['clientAccess', 'all'], ['clients', client], ['expiresOn', '']]), now)).toEqual({
+      request: { name: 'Bot', scopes: ['web:read'], clientIds: null, expiresAt: null },
+    });
+  });
+
+  it('reports one message per field', () => {
+    expect(parseKeyForm(form([['name', ' '], ['scopes', 'admin:write'], ['clientAccess', 'selected'], ['expiresOn', '2026-02-30']]), now)).toEqual({
+      errors: { name: 'Give the key a name.', scopes: 'Unknown scope.', clients: 'Choose at least one client, or allow all clients.', expiresOn: 'Enter a date such as 2026-12-31.' },
+    });
+    expect(parseKeyForm(form([['name', 'Bot'], ['clientAccess', 'all']]), now)).toEqual({ errors: { scopes: 'Choose at least one scope.' } });
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['clientAccess', 'all'], ['expiresOn', '2026-11-21']]), now)).toEqual({
+      errors: { expiresOn: 'Choose today or a later day.' },
+    });
+  });
+});
