@@ -4,7 +4,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { assertSameOrigin, authorizeAction, endSession, LOGIN_PATH, setSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
-import { clientAddress } from '@/lib/session/origin';
+import { trustedClientAddress } from '@/lib/http/client-address';
 import { signIn } from '@/lib/session/sign-in';
 
 export interface SignInState {
@@ -22,7 +22,7 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
   if (!password) fieldErrors.password = 'Enter your password.';
   if (fieldErrors.email || fieldErrors.password) return { email, fieldErrors };
 
-  const result = await signIn({ email, password, address: clientAddress(await headers()) });
+  const result = await signIn({ email, password, address: trustedClientAddress(await headers()) });
   if (result.kind === 'throttled') {
     const minutes = Math.ceil(result.retryAfterSeconds / 60);
     return { email, error: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };

@@ -28,14 +28,3 @@ export function isLoopbackHost(headers: Headers): boolean {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
   return LOOPBACK_HOSTS.has(name.toLowerCase());
 }
-
-/**
- * The client address for sign-in throttling. Behind a proxy that sets X-Forwarded-For (TRUST_PROXY=1,
- * the same switch as the API's rate limit) the first hop is the client. Otherwise Next.js fills the
- * header from the socket when the caller sent none; a caller who sends one chooses its own bucket,
- * which loosens only the per-address limit, never the per-email one.
- */
-export function clientAddress(headers: Headers, trustProxy = process.env.TRUST_PROXY === '1'): string {
-  const hops = (headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
-  return (trustProxy ? hops[0] : hops.at(-1)) ?? 'unknown';
-}

@@ -15,7 +15,7 @@ export function normaliseEmail(email: string): string {
 }
 
 export async function signIn(
-  input: { email: string; password: string; address: string },
+  input: { email: string; password: string; address: string | null },
   throttle: SignInThrottle = signInThrottle(),
 ): Promise<SignInResult> {
   const email = normaliseEmail(input.email);

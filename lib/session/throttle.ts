@@ -60,13 +60,14 @@ export class SignInThrottle {
     this.byAddress = new FailureLog(SIGN_IN_RULES.address, now);
   }
 
-  retryAfterMs(email: string, address: string): number {
-    return Math.max(this.byEmail.retryAfterMs(email), this.byAddress.retryAfterMs(address));
+  /** `address` is null where no client address can be trusted: then only the email's failures count. */
+  retryAfterMs(email: string, address: string | null): number {
+    return Math.max(this.byEmail.retryAfterMs(email), address === null ? 0 : this.byAddress.retryAfterMs(address));
   }
 
-  recordFailure(email: string, address: string): void {
+  recordFailure(email: string, address: string | null): void {
     this.byEmail.recordFailure(email);
-    this.byAddress.recordFailure(address);
+    if (address !== null) this.byAddress.recordFailure(address);
   }
 
   recordSuccess(email: string): void {

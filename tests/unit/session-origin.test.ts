@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, isLoopbackHost, isSameOriginRequest } from '@/lib/session/origin';
+import { isLoopbackHost, isSameOriginRequest } from '@/lib/session/origin';
 
 const headers = (values: Record<string, string>) => new Headers(values);
 
@@ -30,19 +30,5 @@ describe('isLoopbackHost', () => {
     expect(isLoopbackHost(headers({ host: 'app.example.com' }))).toBe(false);
     expect(isLoopbackHost(headers({ host: 'localhost.example.com' }))).toBe(false);
     expect(isLoopbackHost(headers({ host: 'internal:3000', 'x-forwarded-host': 'app.example.com' }))).toBe(false);
-  });
-});
-
-describe('clientAddress', () => {
-  const forwarded = headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7' });
-
-  it('behind a trusted proxy, is the first X-Forwarded-For hop', () => {
-    expect(clientAddress(forwarded, true)).toBe('198.51.100.1');
-  });
-
-  it('otherwise is the last hop (Next.js fills the header from the socket when it is absent)', () => {
-    expect(clientAddress(forwarded, false)).toBe('203.0.113.7');
-    expect(clientAddress(headers({ 'x-forwarded-for': '::1' }), false)).toBe('::1');
-    expect(clientAddress(headers({}), false)).toBe('unknown');
   });
 });
