@@ -51,7 +51,7 @@ function expectedTotals(rows: RawDaily[]) {
   }
   const paired = rows.filter((r) => r.reach !== null && r.interactions !== null);
   const pairedReach = paired.reduce((a, r) => a + r.reach!, 0);
-  const rate = paired.length && pairedReach > 0 ? paired.reduce((a, r) => a + r.interactions!, 0) / pairedReach : null;
+  const rate = paired.length && pairedReach > 0 ? (100 * paired.reduce((a, r) => a + r.interactions!, 0)) / pairedReach : null;
   const [impressions, views, profileViews, interactions, newFollows] = FLOWS.map((name) => sumOrNull(rows.map((r) => r[name])));
   return {
     reach: dayReach.length ? Math.max(...dayReach) : null,
@@ -257,7 +257,7 @@ describe('GET /social/overview on hand-built pages', () => {
         interactions: 23,
         newFollows: 2,
         followers: 1502, // fb's last level 502 (03-03 unreported) + both's 1000
-        engagementRate: 0.1, // 23 / 230: 03-03 reported reach without interactions, left out
+        engagementRate: 10, // 100 × 23 / 230: 03-03 reported reach without interactions, left out
       },
       previousTotals: { reach: 30, impressions: 31, views: null, profileViews: null, interactions: null, newFollows: null, followers: 490, engagementRate: null },
       postTotals: { newPosts: 1, likes: 5, comments: 1, shares: null, saves: null },
@@ -271,7 +271,7 @@ describe('GET /social/overview on hand-built pages', () => {
     });
     expect(body.data.platforms[1]).toEqual({
       platform: 'instagram',
-      totals: { reach: 200, impressions: null, views: null, profileViews: null, interactions: 119, newFollows: 0, followers: 3010, engagementRate: 0.1 },
+      totals: { reach: 200, impressions: null, views: null, profileViews: null, interactions: 119, newFollows: 0, followers: 3010, engagementRate: 10 },
       previousTotals: { reach: null, impressions: null, views: null, profileViews: null, interactions: null, newFollows: null, followers: null, engagementRate: null },
       postTotals: { newPosts: 1, likes: 40, comments: null, shares: null, saves: 3 },
       previousPostTotals: { newPosts: 0, likes: null, comments: null, shares: null, saves: null },

@@ -40,7 +40,7 @@ function expectedPost(post: RawPost) {
     views: post.views,
     reach: post.reach,
     impressions: post.impressions,
-    engagementRate: post.engagement_rate,
+    engagementRate: post.engagement_rate === null ? null : expect.closeTo(post.engagement_rate * 100, 9),
   };
 }
 
@@ -179,7 +179,7 @@ describe('GET /social/posts on hand-built posts', () => {
     });
     // Zero is reported as zero, not null.
     expect(body.data.posts[2]).toMatchObject({ likes: 0, comments: 0, shares: null, publishedAt: '2026-04-30T18:30:00.000Z' });
-    expect(body.data.posts[0]).toMatchObject({ likes: 9, saves: 2, engagementRate: 4.25 });
+    expect(body.data.posts[0]).toMatchObject({ likes: 9, saves: 2, engagementRate: 425 });
     expect(body).toEqual(await expectedPosts([pageId], '2026-05-01', '2026-05-01', 100));
     expect(body.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: '2026-05-02T00:00:00.000Z', from: '2026-05-01', to: '2026-05-01', truncated: false });
   });

@@ -62,7 +62,7 @@ describe('platformTotals', () => {
       interactions: 47,
       newFollows: 2,
       followers: 1234,
-      engagementRate: (10 + 20) / (100 + 150),
+      engagementRate: (100 * (10 + 20)) / (100 + 150),
     });
   });
 

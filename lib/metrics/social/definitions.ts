@@ -81,9 +81,9 @@ export const SOCIAL_PLATFORM_METRICS = [
   {
     name: 'engagementRate',
     kind: 'ratio',
-    unit: 'fraction (interactions per person reached per day)',
+    unit: 'percent (interactions per 100 people reached per day)',
     definition:
-      'Σ interactions / Σ daily reach, as a fraction (0.034 means 3.4 %), on the same scale as a post\'s `engagementRate`. Both sums run over the same page-days, those that reported both figures, so a day missing one of them cannot skew the rate. Dividing by the summed daily reach (person-days) rather than the peak makes it "interactions per person reached per day".',
+      '100 × Σ interactions / Σ daily reach, a percentage (3.4 means 3.4 %) like every rate of the API. Both sums run over the same page-days, those that reported both figures, so a day missing one of them cannot skew the rate. Dividing by the summed daily reach (person-days) rather than the peak makes it "interactions per person reached per day".',
     aggregation: 'Ratio of the sums (totals only).',
     whenNull: 'When no page-day reported both figures, or their reach sums to 0.',
   },
@@ -159,9 +159,9 @@ export const SOCIAL_POST_METRICS = [
   {
     name: 'engagementRate',
     kind: 'ratio',
-    unit: 'fraction',
+    unit: 'percent',
     definition:
-      "The post's engagements (likes, comments, shares, saves) divided by its reach, as a fraction (0.052 means 5.2 %), as the dashboard computed it at sync.",
+      "100 × the post's engagements (likes, comments, shares, saves) divided by its reach, as the dashboard computed it at sync (stored as a fraction, sent as a percentage: 5.2 means 5.2 %).",
     aggregation: 'Per post only.',
     whenNull: 'When the post reported no reach.',
   },

@@ -27,7 +27,7 @@ period's, the totals of the posts published in each, a daily series and the numb
 - Flows (impressions, views, profileViews, interactions, newFollows) are summed over pages and days.
 - ${SOCIAL_RULES.reach}
 - ${SOCIAL_RULES.followers}
-- \`engagementRate\` = Σ interactions / Σ daily reach over the page-days that reported both, a fraction (0.034 = 3.4 %): interactions per person reached per day, on the scale of a post's \`engagementRate\`.
+- \`engagementRate\` = 100 × Σ interactions / Σ daily reach over the page-days that reported both, a percentage (3.4 = 3.4 %) like every rate of the API: interactions per 100 people reached per day.
 - \`series\` has one point for every IST day from \`from\` to \`to\`; a day without data has null figures.
 - \`pages\` names the pages in reach by name, at most ${LIST_CAP}; \`meta.truncated\` is true when more exist (the figures
   and \`pageCount\` always cover every page in reach).

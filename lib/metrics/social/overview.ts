@@ -43,7 +43,7 @@ export function platformTotals(days: DailyAggregateRow[], followers: number | nu
     interactions: sumOf((day) => day.interactions),
     newFollows: sumOf((day) => day.new_follows),
     followers,
-    engagementRate: ratio(sumOf((day) => day.paired_interactions), sumOf((day) => day.paired_reach)),
+    engagementRate: ratio(sumOf((day) => day.paired_interactions), sumOf((day) => day.paired_reach), 100),
   };
 }
 

@@ -3,7 +3,7 @@ import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import type { IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { num } from '../ratios';
+import { num, ratio } from '../ratios';
 import { findPagesInReach, postsPublished, type PostRow } from './repository';
 import type { SocialPost, SocialPostsData } from './schemas';
 import { isServableImageType, thumbnailPath } from './thumbnail';
@@ -26,7 +26,8 @@ export function toSocialPost(row: PostRow): SocialPost {
     views: num(row.views),
     reach: num(row.reach),
     impressions: num(row.impressions),
-    engagementRate: row.engagement_rate,
+    // Stored as a fraction; every rate of the API is a percentage.
+    engagementRate: ratio(row.engagement_rate, 1, 100),
   };
 }
 
