@@ -1,6 +1,7 @@
 // Loading tables with COPY … FROM STDIN (text format), the fastest bulk path PostgreSQL offers.
 // Rows are generated lazily and streamed, so even the largest table never sits in memory. Each table is
-// loaded in one transaction: a failed load leaves the table as it was (empty).
+// loaded in one transaction: a failed load leaves the table as it was (empty). COPY fires the tables'
+// statement-level triggers, so the monthly rollups the migrations maintain fill themselves.
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
