@@ -19,6 +19,8 @@ function createDb(): Db {
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     // A request should fail fast (503) rather than hang when the database is unreachable.
     connectionTimeoutMillis: 5_000,
+    // Year-long aggregations sort and hash more than PostgreSQL's 4 MB default allows in memory.
+    options: `-c work_mem=${process.env.DATABASE_WORK_MEM ?? '64MB'}`,
   });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => {});
