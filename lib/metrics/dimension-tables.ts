@@ -3,15 +3,22 @@
 // (top keys of each dimension with their figures in both ranges). One implementation for the three
 // surfaces; each describes its tables and metric columns and derives its rates from these sums.
 //
-// Index use: every statement filters on `<resource>_id = ANY($ids)` and a date range, which the primary
-// keys (resource id, date) and (resource id, dimension, date, key) serve as index range scans; the
-// dimension statement also pins `dimension = ANY(...)`, the key's second column, and looks labels up
-// by the whole key. Measured at the `large` shape (60 properties × 400 days × 95 keys a day, 2.3M
-// dimension rows) on a loaded 2-CPU machine: one client's 30 days ≈ 0.1 s, its year ≈ 1 s; all 60
-// properties, 30 days ≈ 1.3 s, a year ≈ 5 s (the people-count peaks need a per-key-and-day step).
+// People counts (users, customers) do not add up over days or resources. Over a range each resource
+// reports its peak day (a lower bound of its unique people) and those peaks are summed over the
+// resources (a lower bound as long as one person is counted by one resource, and never a sum over
+// days); for one resource that is its peak day. Unlike "the peak of the day's value summed over the
+// resources", this composes: a resource's peak over a range is the greatest of its monthly peaks and
+// of its days outside whole months, which is what lets the dimension tables read monthly rollups.
+//
+// Index use: the daily totals (one row per resource and day, small) are read by their primary key
+// (resource id, date). The dimension tables read the whole calendar months of a range from the
+// monthly rollups (`*_dimensions_monthly`, primary key (resource id, dimension, month, key), kept
+// equal to the daily rows by triggers, see migration 20261122110000_web_store_rollups) and only the
+// days of the partial months at the range's ends from the daily tables (primary key (resource id,
+// dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366 daily ones.
 import { z } from 'zod';
 import { sql } from '../db';
-import { eachDay, type IsoDay } from '../time/days';
+import { addDays, eachDay, type IsoDay } from '../time/days';
 import type { MetricDefinition } from './ads/definitions';
 import type { DayRange } from './compare';
 import { num } from './ratios';
@@ -32,8 +39,9 @@ export interface MetricColumns {
   /** Additive figures: summed over resources and days. */
   summed: Record<string, string>;
   /**
-   * Counts of people (non-additive over days): summed over resources for each day, then the range
-   * reports the peak day as `<name>` and the sum of the daily values (person-days) as `<name>Days`.
+   * Counts of people (non-additive over days): the range reports as `<name>` the peak day of each
+   * resource summed over the resources, and as `<name>Days` the sum of the daily values (person-days).
+   * A day of the daily series reports the day's value summed over the resources.
    */
   peak: Record<string, string>;
 }
@@ -48,6 +56,12 @@ export interface DailySource {
 export interface DimensionSource<D extends string> {
   /** The per-dimension daily table, keyed by (resource column, dimension, date, key). */
   table: string;
+  /**
+   * Its monthly rollup, keyed by (resource column, dimension, month, key), with `last_day` and one
+   * column per metric named as the metric in snake_case (`sessions`, `position_weight`): the month's
+   * sum, or for a people count the month's peak day, with its sum of days in `<column>_days`.
+   */
+  monthlyTable: string;
   resourceColumn: string;
   /** The PostgreSQL enum type of the `dimension` column. */
   dimensionType: string;
@@ -79,43 +93,60 @@ export interface DimensionRow {
   previous: Sums | null;
 }
 
-/** Positional parameters $2..$5: the two ranges (the caller's resource ids are $1). */
-function periodParams(current: DayRange, previous: DayRange | null): unknown[] {
-  return [current.from, current.to, previous?.from ?? null, previous?.to ?? null];
+/**
+ * A range as the whole calendar months it contains (`months`: first day of the first and of the last
+ * such month) and the days before and after them; each part null when empty.
+ */
+export interface MonthSplit {
+  head: DayRange | null;
+  months: DayRange | null;
+  tail: DayRange | null;
+}
+
+const firstOfMonth = (day: IsoDay): IsoDay => `${day.slice(0, 8)}01`;
+const firstOfNextMonth = (day: IsoDay): IsoDay => firstOfMonth(addDays(firstOfMonth(day), 31));
+
+export function splitByMonths({ from, to }: DayRange): MonthSplit {
+  const firstWhole = from === firstOfMonth(from) ? from : firstOfNextMonth(from);
+  const afterLastWhole = addDays(to, 1) === firstOfNextMonth(to) ? addDays(to, 1) : firstOfMonth(to);
+  if (firstWhole >= afterLastWhole) return { head: { from, to }, months: null, tail: null };
+  return {
+    head: from < firstWhole ? { from, to: addDays(firstWhole, -1) } : null,
+    months: { from: firstWhole, to: firstOfMonth(addDays(afterLastWhole, -1)) },
+    tail: afterLastWhole <= to ? { from: afterLastWhole, to } : null,
+  };
 }
 
 /**
- * `aggregate(from, to)` once per range, as a UNION ALL tagged with `period` ('current', 'previous'). Each range is
- * aggregated on its own, straight from the table (one index range scan on the primary key per range,
- * with the column statistics the planner needs to pick a hash aggregate), and only then combined.
+ * `aggregate(...)` once per range, as a UNION ALL tagged with `period` ('current', 'previous'). Each range is
+ * aggregated on its own, straight from the tables (index range scans on the primary keys, with the
+ * column statistics the planner needs to pick a hash aggregate), and only then combined. `aggregate`
+ * receives the SQL references of the range's parameters, `params` gives their values.
  */
-function perPeriod(aggregate: (from: string, to: string) => string): string {
-  return `SELECT 'current' AS period, current_range.* FROM (${aggregate('$2::date', '$3::date')}) current_range
+function perPeriod<P>(
+  current: P,
+  previous: P | null,
+  params: (range: P | null) => unknown[],
+  firstParam: number,
+  aggregate: (refs: string[]) => string,
+): { text: string; values: unknown[] } {
+  const currentValues = params(current);
+  const refs = (offset: number) => currentValues.map((_, i) => `$${firstParam + offset + i}`);
+  return {
+    text: `SELECT 'current' AS period, current_range.* FROM (${aggregate(refs(0))}) current_range
      UNION ALL
-     SELECT 'previous' AS period, previous_range.* FROM (${aggregate('$4::date', '$5::date')}) previous_range`;
+     SELECT 'previous' AS period, previous_range.* FROM (${aggregate(refs(currentValues.length))}) previous_range`,
+    values: [...currentValues, ...params(previous)],
+  };
 }
 
 const quote = (name: string) => `"${name}"`;
 const daysName = (name: string) => `${name}Days`;
+/** The rollup column of a metric: its name in snake_case. */
+const rollupColumn = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 function metricNames(metrics: MetricColumns): string[] {
   return [...Object.keys(metrics.summed), ...Object.keys(metrics.peak)];
-}
-
-/** Per (group, day): every metric summed over the resources. */
-function perDayColumns(metrics: MetricColumns): string {
-  return Object.entries({ ...metrics.summed, ...metrics.peak })
-    .map(([name, expression]) => `SUM(${expression}) AS ${quote(name)}`)
-    .join(',\n    ');
-}
-
-/** Per group over the days: additive metrics summed, people counts as peak day and person-days. */
-function overDaysColumns(metrics: MetricColumns): string {
-  return [
-    ...Object.keys(metrics.summed).map((name) => `SUM(${quote(name)}) AS ${quote(name)}`),
-    ...Object.keys(metrics.peak).map((name) => `MAX(${quote(name)}) AS ${quote(name)}`),
-    ...Object.keys(metrics.peak).map((name) => `SUM(${quote(name)}) AS ${quote(daysName(name))}`),
-  ].join(',\n    ');
 }
 
 function sumsOf(row: Record<string, unknown>, metrics: MetricColumns): Sums {
@@ -138,8 +169,9 @@ function emptySums(metrics: MetricColumns): Sums {
 }
 
 /**
- * Totals and daily series of `resourceIds` over `current` and, when given, `previous`: one statement
- * (per-day sums, then the range totals of those days).
+ * Totals and daily series of `resourceIds` over `current` and, when given, `previous`: one statement,
+ * one scan of each range grouped two ways (per day for the series, per resource for the totals and
+ * each resource's peak day of the people counts).
  */
 export async function aggregatePeriods(
   source: DailySource,
@@ -148,26 +180,32 @@ export async function aggregatePeriods(
   previous: DayRange | null,
 ): Promise<{ current: PeriodAggregate; previous: PeriodAggregate | null }> {
   const { metrics } = source;
-  const dayColumns = metricNames(metrics).map(quote).join(', ');
-  const noDays = Object.keys(metrics.peak)
-    .map((name) => `NULL::numeric AS ${quote(daysName(name))}`)
-    .join(', ');
+  const peakNames = Object.keys(metrics.peak);
+  const resource = `t.${source.resourceColumn}`;
+  const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], 2, ([from, to]) =>
+    `SELECT t.date, ${resource} AS resource, COUNT(*) AS covered,
+       ${[
+         ...Object.entries({ ...metrics.summed, ...metrics.peak }).map(([name, expression]) => `SUM(${expression}) AS ${quote(name)}`),
+         ...Object.entries(metrics.peak).map(([name, expression]) => `MAX(${expression}) AS ${quote(`${name}Peak`)}`),
+       ].join(',\n       ')}
+     FROM ${source.table} t
+     WHERE ${resource} = ANY($1::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
+     GROUP BY GROUPING SETS ((t.date), (${resource}))`,
+  );
   const rows = await sql<Record<string, string | null> & { period: string; date: string | null; covered: string }>(
-    `WITH per_day AS (
-       ${perPeriod(
-         (from, to) => `SELECT t.date, COUNT(*) AS covered,
-           ${perDayColumns(metrics)}
-           FROM ${source.table} t
-           WHERE t.${source.resourceColumn} = ANY($1::uuid[]) AND t.date BETWEEN ${from} AND ${to}
-           GROUP BY t.date`,
-       )}
-     )
-     SELECT period, to_char(date, 'YYYY-MM-DD') AS date, covered, ${dayColumns}${noDays ? `, ${noDays}` : ''} FROM per_day
+    `WITH grouped AS (${periods.text})
+     SELECT period, to_char(date, 'YYYY-MM-DD') AS date, covered,
+       ${[...metricNames(metrics).map(quote), ...peakNames.map((name) => `NULL::numeric AS ${quote(daysName(name))}`)].join(', ')}
+     FROM grouped WHERE date IS NOT NULL
      UNION ALL
      SELECT period, NULL, SUM(covered),
-       ${overDaysColumns(metrics)}
-     FROM per_day GROUP BY period`,
-    [resourceIds, ...periodParams(current, previous)],
+       ${[
+         ...Object.keys(metrics.summed).map((name) => `SUM(${quote(name)})`),
+         ...peakNames.map((name) => `SUM(${quote(`${name}Peak`)})`),
+         ...peakNames.map((name) => `SUM(${quote(name)})`),
+       ].join(', ')}
+     FROM grouped WHERE resource IS NOT NULL GROUP BY period`,
+    [resourceIds, ...periods.values],
   );
 
   const aggregate = (period: 'current' | 'previous', range: DayRange): PeriodAggregate => {
@@ -183,14 +221,22 @@ export async function aggregatePeriods(
   return { current: aggregate('current', current), previous: previous ? aggregate('previous', previous) : null };
 }
 
+/** The parameters of a range for `dimensionTables`: its head days, whole months and tail days (from, to each). */
+function monthSplitParams(range: DayRange | null): Array<IsoDay | null> {
+  const split = range ? splitByMonths(range) : { head: null, months: null, tail: null };
+  return [split.head, split.months, split.tail].flatMap((part) => [part?.from ?? null, part?.to ?? null]);
+}
+
 /**
  * The dimension tables of `resourceIds`: for each dimension, the `limit` keys with the most of
  * `sortBy` in `current` (descending, then key in byte order), each with its figures in `previous`
- * too. One statement: per key and range, additive sums and person-days (hash aggregate) and the peak
- * day of each people count (per key and day, summed over resources); then the ranking per dimension.
- * The label and detail of a key are those of its latest day in `current` (when several resources
- * report the key that day, the row with the greatest label), looked up for the listed keys only, by
- * the full primary key, so that no text is carried through the aggregation.
+ * too. One statement: per range, the rollup rows of its whole months and the daily rows of its other
+ * days (UNION ALL, same columns: a day is a month of one day), aggregated per key (sums, person-days,
+ * latest day) and, for the people counts only, per resource and key (peak) and then per key (peaks
+ * summed over resources); then the ranking per dimension. The label and detail of a key are those of its latest
+ * day in `current` (when several resources report the key that day, the row with the greatest
+ * label), looked up in the daily table for the listed keys only, by the full primary key, so that no
+ * text is carried through the aggregation.
  */
 export async function dimensionTables<D extends string>(
   source: DimensionSource<D>,
@@ -201,41 +247,55 @@ export async function dimensionTables<D extends string>(
 ): Promise<Record<D, DimensionRow[]>> {
   const { metrics } = source;
   const peakNames = Object.keys(metrics.peak);
-  const scope = (from: string, to: string) =>
-    `t.${source.resourceColumn} = ANY($1::uuid[]) AND t.dimension = ANY($6::"${source.dimensionType}"[]) AND t.date BETWEEN ${from} AND ${to}`;
-  // Per key: additive sums and person-days, and the key's latest day (for its label).
-  const sums = (from: string, to: string) =>
-    `SELECT t.dimension, t.key, MAX(t.date) AS last_day,
-       ${[
-         ...Object.entries(metrics.summed).map(([name, expression]) => `SUM(${expression}) AS ${quote(name)}`),
-         ...Object.entries(metrics.peak).map(([name, expression]) => `SUM(${expression}) AS ${quote(daysName(name))}`),
-       ].join(',\n       ')}
-     FROM ${source.table} t WHERE ${scope(from, to)}
-     GROUP BY t.dimension, t.key`;
-  // Per key: the peak day of each people count, summed over resources per day.
-  const peaks = (from: string, to: string) =>
-    `SELECT dimension, key, ${peakNames.map((name) => `MAX(${quote(name)}) AS ${quote(name)}`).join(', ')}
-     FROM (
-       SELECT t.dimension, t.key, t.date, ${Object.entries(metrics.peak).map(([name, expression]) => `SUM(${expression}) AS ${quote(name)}`).join(', ')}
-       FROM ${source.table} t WHERE ${scope(from, to)}
-       GROUP BY t.dimension, t.key, t.date
-     ) per_day
-     GROUP BY dimension, key`;
-  const keyed = peakNames.length
-    ? (from: string, to: string) =>
-        `SELECT s.*, ${peakNames.map((name) => `p.${quote(name)}`).join(', ')}
-         FROM (${sums(from, to)}) s JOIN (${peaks(from, to)}) p ON p.dimension = s.dimension AND p.key = s.key`
-    : sums;
+  const resource = source.resourceColumn;
+  const scope = (alias: string) => `${alias}.${resource} = ANY($1::uuid[]) AND ${alias}.dimension = ANY($2::"${source.dimensionType}"[])`;
+  // The range's rows with `columns` (daily expression, rollup column): the rollup rows of its whole
+  // months and the daily rows of its other days, with the same columns (a day is a month of one day).
+  const parts = (refs: string[], columns: Array<[string, string, string]>) => {
+    const [headFrom, headTo, monthsFrom, monthsTo, tailFrom, tailTo] = refs;
+    const select = (alias: string, day: string) =>
+      `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key, ${day} AS last_day, ${columns
+        .map(([name, expression, column]) => `${alias === 't' ? expression : `m.${column}`} AS ${quote(name)}`)
+        .join(', ')}`;
+    const fromDays = (from: string, to: string) => `${select('t', 't.date')} FROM ${source.table} t WHERE ${scope('t')} AND t.date BETWEEN ${from}::date AND ${to}::date`;
+    return `${select('m', 'm.last_day')} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month BETWEEN ${monthsFrom}::date AND ${monthsTo}::date
+      UNION ALL ${fromDays(headFrom!, headTo!)} UNION ALL ${fromDays(tailFrom!, tailTo!)}`;
+  };
+  // Per key: additive sums, person-days and the latest day.
+  const sums = (refs: string[]) => {
+    const columns: Array<[string, string, string]> = [
+      ...Object.entries(metrics.summed).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]),
+      ...Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [daysName(name), expression, `${rollupColumn(name)}_days`]),
+    ];
+    return `SELECT dimension, key, MAX(last_day) AS last_day, ${columns.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`).join(', ')}
+      FROM (${parts(refs, columns)}) parts GROUP BY dimension, key`;
+  };
+  // Per key: each people count's peak day per resource, summed over the resources. Only these narrow
+  // columns go through the per-resource grouping, which stays a small in-memory hash aggregate.
+  const peaks = (refs: string[]) => {
+    const columns = Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]);
+    return `SELECT dimension, key, ${peakNames.map((name) => `SUM(${quote(name)}) AS ${quote(name)}`).join(', ')}
+      FROM (
+        SELECT resource, dimension, key, ${peakNames.map((name) => `MAX(${quote(name)}) AS ${quote(name)}`).join(', ')}
+        FROM (${parts(refs, columns)}) parts GROUP BY resource, dimension, key
+      ) per_resource GROUP BY dimension, key`;
+  };
+  const keyed = perPeriod(current, previous, monthSplitParams, 4, (refs) =>
+    peakNames.length
+      ? `SELECT s.*, ${peakNames.map((name) => `p.${quote(name)}`).join(', ')}
+         FROM (${sums(refs)}) s JOIN (${peaks(refs)}) p ON p.dimension = s.dimension AND p.key = s.key`
+      : sums(refs),
+  );
   const labels = source.labelled
     ? `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
-          WHERE l.${source.resourceColumn} = ANY($1::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
+          WHERE l.${resource} = ANY($1::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
           ORDER BY l.label DESC LIMIT 1
        ) l ON k.period = 'current'`
     : '';
   const rows = await sql<Record<string, string | null> & { period: string; dimension: D; key: string; label: string | null; detail: string | null }>(
     `WITH keyed AS (
-       ${perPeriod(keyed)}
+       ${keyed.text}
      ),
      listed AS (
        SELECT * FROM (
@@ -243,14 +303,14 @@ export async function dimensionTables<D extends string>(
            ROW_NUMBER() OVER (PARTITION BY dimension ORDER BY ${quote(source.sortBy)} DESC NULLS LAST, key COLLATE "C") AS rank
          FROM keyed WHERE period = 'current'
        ) ranked
-       WHERE rank <= $7
+       WHERE rank <= $3
      )
      SELECT k.*, ${source.labelled ? 'l.label, l.detail' : 'k.key AS label, NULL AS detail'}
      FROM listed r
      JOIN keyed k ON k.dimension = r.dimension AND k.key = r.key
      ${labels}
      ORDER BY r.dimension, r.rank, k.period`,
-    [resourceIds, ...periodParams(current, previous), source.dimensions, limit],
+    [resourceIds, source.dimensions, limit, ...keyed.values],
   );
 
   const tables = Object.fromEntries(source.dimensions.map((dimension) => [dimension, [] as DimensionRow[]])) as Record<D, DimensionRow[]>;

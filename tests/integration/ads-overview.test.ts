@@ -230,9 +230,9 @@ describe('GET /ads/overview for the whole organisation', () => {
     );
   });
 
-  it('sums the account-level breakdowns for the widgets (reach: peak of the daily sums)', async () => {
-    const rows = await sql<{ breakdown: string; key1: string; key2: string; date: string; spend: string; impressions: number; clicks: number; reach: number }>(
-      `SELECT breakdown::text, key1, key2, date::text, spend::text, impressions::float8 AS impressions, clicks::float8 AS clicks, reach::float8 AS reach
+  it('sums the account-level breakdowns for the widgets (reach: per account the peak day, summed over accounts)', async () => {
+    const rows = await sql<{ breakdown: string; account_id: string; key1: string; key2: string; spend: string; impressions: number; clicks: number; reach: number }>(
+      `SELECT breakdown::text, account_id, key1, key2, spend::text, impressions::float8 AS impressions, clicks::float8 AS clicks, reach::float8 AS reach
          FROM ad_account_breakdowns_daily WHERE org_id = $1 AND date BETWEEN $2 AND $3`,
       [org.id, FROM, TO],
     );
@@ -242,15 +242,15 @@ describe('GET /ads/overview for the whole organisation', () => {
         .map((k) => {
           const [key1, key2] = k.split('\u0000') as [string, string];
           const of = rows.filter((r) => r.breakdown === breakdown && r.key1 === key1 && r.key2 === key2);
-          const byDay = new Map<string, number>();
-          for (const r of of) byDay.set(r.date, (byDay.get(r.date) ?? 0) + r.reach);
+          const peakByAccount = new Map<string, number>();
+          for (const r of of) peakByAccount.set(r.account_id, Math.max(peakByAccount.get(r.account_id) ?? 0, r.reach));
           return {
             key1,
             key2,
             spend: sumMoney(of.map((r) => r.spend)),
             impressions: of.reduce((n, r) => n + r.impressions, 0),
             clicks: of.reduce((n, r) => n + r.clicks, 0),
-            reach: Math.max(...byDay.values()),
+            reach: [...peakByAccount.values()].reduce((n, peak) => n + peak, 0),
           };
         })
         .sort((a, b) => b.spend - a.spend || (a.key1 < b.key1 ? -1 : a.key1 > b.key1 ? 1 : a.key2 < b.key2 ? -1 : 1));

@@ -1,5 +1,5 @@
 // /store/overview against an organisation of its own, every expected figure computed here from the
-// fixture rows (money added in cents; customers as the peak day, rates over customer-days).
+// fixture rows (money added in cents; customers as each store's peak day summed over the stores, rates over customer-days).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
@@ -153,9 +153,9 @@ function storeSet(rows: Row[]) {
     cancelledOrders: total(rows, 'cancelled_orders'),
     refundedOrders: total(rows, 'refunded_orders'),
     unitsSold: total(rows, 'units_sold'),
-    customers: peak(rows, 'customers'),
+    customers: peak(rows, 'customers', 'commerce_store_id'),
     newCustomers: total(rows, 'new_customers'),
-    returningCustomers: peak(rows, 'returning_customers'),
+    returningCustomers: peak(rows, 'returning_customers', 'commerce_store_id'),
     averageOrderValue: rate(net, orders),
     averageUnitsPerOrder: rate(total(rows, 'units_sold'), orders),
     returnRate: rate(magnitude(money('returns')), gross, 100),

@@ -56,21 +56,19 @@ export function total(rows: Row[], column: string, money = false): number | null
   return values.reduce((sum, value) => sum + value, 0);
 }
 
-/** The per-day sums of a column over the rows (resources added per day), for days with a reported value. */
-export function perDay(rows: Row[], column: string): Map<string, number> {
-  const days = new Map<string, number>();
+/**
+ * A people count over a range: each resource's peak single day (the rows of one resource are one per
+ * day), summed over the resources; null when no row reported it.
+ */
+export function peak(rows: Row[], column: string, resourceColumn: string): number | null {
+  const peaks = new Map<string, number>();
   for (const row of rows) {
     const value = row[column];
     if (value === null || value === undefined) continue;
-    days.set(row.date as string, (days.get(row.date as string) ?? 0) + (value as number));
+    const resource = row[resourceColumn] as string;
+    peaks.set(resource, Math.max(peaks.get(resource) ?? -Infinity, value as number));
   }
-  return days;
-}
-
-/** Peak single day of a people count (summed over resources that day). */
-export function peak(rows: Row[], column: string): number | null {
-  const days = [...perDay(rows, column).values()];
-  return days.length === 0 ? null : Math.max(...days);
+  return peaks.size === 0 ? null : [...peaks.values()].reduce((sum, value) => sum + value, 0);
 }
 
 export function rate(numerator: number | null, denominator: number | null, scale = 1): number | null {

@@ -161,8 +161,8 @@ function webSet(rows: Row[]) {
   const activeUserDays = total(rows, 'active_users');
   return {
     sessions,
-    totalUsers: peak(rows, 'total_users'),
-    activeUsers: peak(rows, 'active_users'),
+    totalUsers: peak(rows, 'total_users', 'analytics_property_id'),
+    activeUsers: peak(rows, 'active_users', 'analytics_property_id'),
     newUsers: total(rows, 'new_users'),
     engagedSessions: total(rows, 'engaged_sessions'),
     screenPageViews: total(rows, 'screen_page_views'),

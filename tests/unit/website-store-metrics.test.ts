@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { singleCurrency } from '@/lib/metrics/dimension-tables';
+import { singleCurrency, splitByMonths } from '@/lib/metrics/dimension-tables';
 import { storeMetricSet, STORE_METRICS } from '@/lib/metrics/store/metrics';
 import { storeMetricSetSchema } from '@/lib/metrics/store/schemas';
 import { searchMetricSet, webMetricSet, WEB_METRICS } from '@/lib/metrics/website/metrics';
@@ -98,5 +98,31 @@ describe('singleCurrency', () => {
     expect(singleCurrency(['EUR', 'USD'])).toBeNull();
     expect(singleCurrency(['EUR', null])).toBeNull();
     expect(singleCurrency([])).toBeNull();
+  });
+});
+
+describe('splitByMonths (whole months from the monthly rollups, the other days from the daily tables)', () => {
+  it('cuts a range into head days, whole months and tail days', () => {
+    expect(splitByMonths({ from: '2025-11-21', to: '2026-11-21' })).toEqual({
+      head: { from: '2025-11-21', to: '2025-11-30' },
+      months: { from: '2025-12-01', to: '2026-10-01' },
+      tail: { from: '2026-11-01', to: '2026-11-21' },
+    });
+  });
+
+  it('whole months only, across a leap February and a year end', () => {
+    expect(splitByMonths({ from: '2023-12-01', to: '2024-02-29' })).toEqual({ head: null, months: { from: '2023-12-01', to: '2024-02-01' }, tail: null });
+    expect(splitByMonths({ from: '2024-02-01', to: '2024-02-29' })).toEqual({ head: null, months: { from: '2024-02-01', to: '2024-02-01' }, tail: null });
+  });
+
+  it('no whole month: every day from the daily table', () => {
+    expect(splitByMonths({ from: '2026-03-02', to: '2026-03-31' })).toEqual({ head: { from: '2026-03-02', to: '2026-03-31' }, months: null, tail: null });
+    expect(splitByMonths({ from: '2026-01-15', to: '2026-02-27' })).toEqual({ head: { from: '2026-01-15', to: '2026-02-27' }, months: null, tail: null });
+    expect(splitByMonths({ from: '2026-02-28', to: '2026-02-28' })).toEqual({ head: { from: '2026-02-28', to: '2026-02-28' }, months: null, tail: null });
+  });
+
+  it('a range starting on a 1st or ending on a month’s last day has no head or no tail', () => {
+    expect(splitByMonths({ from: '2026-01-01', to: '2026-03-10' })).toEqual({ head: null, months: { from: '2026-01-01', to: '2026-02-01' }, tail: { from: '2026-03-01', to: '2026-03-10' } });
+    expect(splitByMonths({ from: '2025-12-31', to: '2026-02-28' })).toEqual({ head: { from: '2025-12-31', to: '2025-12-31' }, months: { from: '2026-01-01', to: '2026-02-01' }, tail: null });
   });
 });

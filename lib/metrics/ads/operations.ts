@@ -39,7 +39,8 @@ export const adsOverviewOperation = defineOperation({
   \`lowBalance\`, \`meta.currency\` and \`meta.syncedAt\` are those of the entity's ad account.
 - \`widgets.ageGender\`, \`platforms\` and \`placements\` are account-level daily breakdowns. They cannot be narrowed to a campaign,
   ad set or ad honestly, so they are empty arrays when an id filter is given; use /ads/breakdowns for one entity's breakdowns.
-  Without a filter, their \`reach\` is the peak over days of the day's reach summed over the accounts.
+  Without a filter, their \`reach\` is, per account, the peak single-day reach of the age and gender, summed over the
+  accounts (different accounts reach different people; one account's days largely the same ones): still never a sum over days.
 - \`campaigns\` lists the campaigns with data in the range by spend (highest first) then name (in character-code order), at most ${LIST_CAP};
   \`meta.truncated\` is true when more had data. \`topCampaigns\` is its first ${TOP_CAMPAIGNS}.
 - \`series\` has one point for every IST day of the range (0 on days without data); its \`reach\` is the day's reach and its

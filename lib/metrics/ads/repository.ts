@@ -2,9 +2,15 @@
 // database (money is summed exactly there); numeric and bigint columns come back as strings and are
 // parsed by mapping.ts. Every statement filters ad_insights_daily by org, level and date first, so that
 // it runs on the (org_id, level, date), (account_id, level, date) or primary-key index.
+// Figures over a range that need no daily detail are read from the monthly rollups (ad_insights_monthly,
+// ad_account_breakdowns_monthly; kept exact by database triggers, see migration 20261122100000_ads_rollups):
+// the whole IST months inside the range from the rollup, the days before and after them from the daily
+// table, UNION ALL, then aggregated per entity or key. Peaks (reach) are the max of the parts. The
+// daily series of a whole organisation come from ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql } from '../../db';
+import { addDays, type IsoDay } from '../../time/days';
 import type { AdLevel } from './schemas';
 
 /** Positional parameters collected while a statement is written. */
@@ -25,11 +31,41 @@ export type InsightLevel = 'account' | AdLevel;
  */
 export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityId: string } | { accountIds: string[] | null });
 
-function insightCondition(params: Params, rows: InsightRows, alias = 'i'): string {
-  const conditions = [`${alias}.org_id = ${params.add(rows.orgId)}::uuid`, `${alias}.level = ${params.add(rows.level)}::"AdLevel"`];
-  if ('entityId' in rows) conditions.push(`${alias}.entity_id = ${params.add(rows.entityId)}::uuid`);
-  else if (rows.accountIds !== null) conditions.push(`${alias}.account_id = ANY(${params.add(rows.accountIds)}::uuid[])`);
-  return conditions.join(' AND ');
+/** The row filter as a condition on a table alias (the daily table and the monthly rollup share the columns). */
+function insightCondition(params: Params, rows: InsightRows): (alias: string) => string {
+  const org = params.add(rows.orgId);
+  const level = params.add(rows.level);
+  const [column, narrowing] =
+    'entityId' in rows
+      ? ['entity_id', `= ${params.add(rows.entityId)}::uuid`]
+      : rows.accountIds !== null
+        ? ['account_id', `= ANY(${params.add(rows.accountIds)}::uuid[])`]
+        : [null, ''];
+  return (alias) => `${alias}.org_id = ${org}::uuid AND ${alias}.level = ${level}::"AdLevel"${column ? ` AND ${alias}.${column} ${narrowing}` : ''}`;
+}
+
+function firstOfMonth(day: IsoDay): IsoDay {
+  return `${day.slice(0, 7)}-01`;
+}
+
+function firstOfNextMonth(day: IsoDay): IsoDay {
+  return addDays(firstOfMonth(day), 32).slice(0, 7) + '-01';
+}
+
+/**
+ * A range cut for the rollups: the whole calendar months inside it (`months`, first days, `to`
+ * exclusive; null when there is none) and the days outside them (`days`, at most one run before and
+ * one after). Ads days are IST calendar days, so the months are IST months.
+ */
+export function splitRange(from: IsoDay, to: IsoDay): { months: { from: IsoDay; to: IsoDay } | null; days: { from: IsoDay; to: IsoDay }[] } {
+  const firstWhole = from === firstOfMonth(from) ? from : firstOfNextMonth(from);
+  const dayAfter = addDays(to, 1);
+  const afterLastWhole = dayAfter === firstOfMonth(dayAfter) ? dayAfter : firstOfMonth(to);
+  if (firstWhole >= afterLastWhole) return { months: null, days: [{ from, to }] };
+  const days: { from: IsoDay; to: IsoDay }[] = [];
+  if (from < firstWhole) days.push({ from, to: addDays(firstWhole, -1) });
+  if (afterLastWhole <= to) days.push({ from: afterLastWhole, to });
+  return { months: { from: firstWhole, to: afterLastWhole }, days };
 }
 
 /** The accounts a request reads, as an insight-row filter: null when it reads the whole organisation. */
@@ -109,6 +145,30 @@ export async function findEntity(reach: Reach, level: AdLevel, idOrPlatformId: s
 
 // ───────────── overview figures ─────────────
 
+/**
+ * Where per-day figures are read from. A whole organisation's account- or campaign-level rows come
+ * from ad_insights_org_daily (already summed per day and result type; its "" result type is none);
+ * anything narrower from ad_insights_daily through its indexes.
+ */
+function dailyRows(p: Params, rows: InsightRows) {
+  if (!('entityId' in rows) && rows.accountIds === null && (rows.level === 'account' || rows.level === 'campaign')) {
+    return {
+      table: 'ad_insights_org_daily',
+      where: `i.org_id = ${p.add(rows.orgId)}::uuid AND i.level = ${p.add(rows.level)}::"AdLevel"`,
+      reach: 'i.reach_sum',
+      resultType: "nullif(i.result_type, '')",
+      reportedSpend: 'i.reported_spend',
+    };
+  }
+  return {
+    table: 'ad_insights_daily',
+    where: insightCondition(p, rows)('i'),
+    reach: 'i.reach',
+    resultType: 'i.result_type',
+    reportedSpend: 'CASE WHEN i.results IS NOT NULL THEN i.spend END',
+  };
+}
+
 export interface PeriodSumsRow {
   /** null on the period's total row, the IST day on a daily row. */
   day: string | null;
@@ -134,7 +194,7 @@ export interface PeriodSumsRow {
  */
 export function periodSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<PeriodSumsRow[]> {
   const p = new Params();
-  const where = insightCondition(p, rows);
+  const source = dailyRows(p, rows);
   return sql<PeriodSumsRow>(
     `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current,
             sum(r.spend)::text AS spend, sum(r.impressions)::text AS impressions, sum(r.reach)::text AS reach,
@@ -143,9 +203,11 @@ export function periodSums(rows: InsightRows, range: { previousFrom: string; fro
             sum(r.thruplays)::text AS thruplays, sum(r.video_p25)::text AS video_p25, sum(r.video_p50)::text AS video_p50,
             sum(r.video_p75)::text AS video_p75, sum(r.video_p100)::text AS video_p100,
             sum(r.purchase_value)::text AS purchase_value
-       FROM (SELECT i.*, i.date AS day, i.date >= ${p.add(range.from)}::date AS current
-               FROM ad_insights_daily i
-              WHERE ${where} AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
+       FROM (SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, i.spend, i.impressions, ${source.reach} AS reach,
+                    i.clicks, i.link_clicks, i.video_views, i.video_3s_views, i.thruplays, i.video_p25, i.video_p50,
+                    i.video_p75, i.video_p100, i.purchase_value
+               FROM ${source.table} i
+              WHERE ${source.where} AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
       GROUP BY GROUPING SETS ((r.current, r.day), (r.current))`,
     p.values,
   );
@@ -164,14 +226,14 @@ export interface ResultSumsRow {
 /** Results and spend per result type, per day and per period, over `[previousFrom, to]`. */
 export function resultSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<ResultSumsRow[]> {
   const p = new Params();
-  const where = insightCondition(p, rows);
+  const source = dailyRows(p, rows);
   return sql<ResultSumsRow>(
     `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current, r.result_type,
-            sum(r.results)::text AS results, sum(r.spend)::text AS spend,
-            (sum(r.spend) FILTER (WHERE r.results IS NOT NULL))::text AS reported_spend
-       FROM (SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, i.result_type, i.results, i.spend
-               FROM ad_insights_daily i
-              WHERE ${where} AND i.result_type IS NOT NULL
+            sum(r.results)::text AS results, sum(r.spend)::text AS spend, sum(r.reported_spend)::text AS reported_spend
+       FROM (SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, ${source.resultType} AS result_type,
+                    i.results, i.spend, ${source.reportedSpend} AS reported_spend
+               FROM ${source.table} i
+              WHERE ${source.where} AND ${source.resultType} IS NOT NULL
                 AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
       GROUP BY GROUPING SETS ((r.current, r.result_type, r.day), (r.current, r.result_type))`,
     p.values,
@@ -185,35 +247,49 @@ export interface BreakdownSumsRow {
   spend: string;
   impressions: string;
   clicks: string;
-  /** age_gender only: the peak over days of the day's reach summed over the accounts (null otherwise). */
+  /** age_gender only: per account the peak daily reach of the key, summed over the accounts (null otherwise). */
   reach: string | null;
 }
 
 /**
- * The overview widgets' account-level breakdowns over the range. Index: (org_id, breakdown, date).
- * The sums are one hash aggregate per key; only age × gender reach needs the per-day step, and it is
- * kept to that one narrow column so that it stays a small in-memory hash aggregate as well.
+ * The overview widgets' account-level breakdowns over the range: whole months from
+ * ad_account_breakdowns_monthly (index (org_id, breakdown, month)), the edge days from the daily table
+ * (index (org_id, breakdown, date)). Reach is first the peak per account and key (max of the parts),
+ * then summed over the accounts: different accounts reach different people, the same account on
+ * different days largely the same ones.
  */
 export function accountBreakdownSums(orgId: string, accountIds: string[] | null, from: string, to: string): Promise<BreakdownSumsRow[]> {
-  const scope = `b.org_id = $1 AND b.date BETWEEN $3::date AND $4::date AND ($2::uuid[] IS NULL OR b.account_id = ANY($2::uuid[]))`;
+  const p = new Params();
+  const org = p.add(orgId);
+  const accounts = p.add(accountIds);
+  const scope = (alias: string) =>
+    `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN ('age_gender', 'platform', 'placement')
+             AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
+  const { months, days } = splitRange(from, to);
+  const parts = [
+    ...(months
+      ? [`SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
+            FROM ad_account_breakdowns_monthly m
+           WHERE ${scope('m')} AND m.month >= ${p.add(months.from)}::date AND m.month < ${p.add(months.to)}::date`]
+      : []),
+    ...days.map(
+      (range) => `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
+            FROM ad_account_breakdowns_daily b
+           WHERE ${scope('b')} AND b.date BETWEEN ${p.add(range.from)}::date AND ${p.add(range.to)}::date`,
+    ),
+  ];
   return sql<BreakdownSumsRow>(
-    `WITH totals AS (
-       SELECT b.breakdown, b.key1, b.key2, sum(b.spend) AS spend, sum(b.impressions) AS impressions, sum(b.clicks) AS clicks
-         FROM ad_account_breakdowns_daily b
-        WHERE ${scope} AND b.breakdown IN ('age_gender', 'platform', 'placement')
-        GROUP BY b.breakdown, b.key1, b.key2),
-     age_gender_reach AS (
-       SELECT key1, key2, max(reach) AS reach
-         FROM (SELECT b.key1, b.key2, b.date, sum(b.reach) AS reach
-                 FROM ad_account_breakdowns_daily b
-                WHERE ${scope} AND b.breakdown = 'age_gender'
-                GROUP BY b.key1, b.key2, b.date) daily
-        GROUP BY key1, key2)
-     SELECT t.breakdown::text, t.key1, t.key2, t.spend::text, t.impressions::text, t.clicks::text, r.reach::text
-       FROM totals t
-       LEFT JOIN age_gender_reach r ON t.breakdown = 'age_gender' AND r.key1 = t.key1 AND r.key2 = t.key2
-      ORDER BY t.breakdown, t.spend DESC, t.key1 COLLATE "C", t.key2 COLLATE "C"`,
-    [orgId, accountIds, from, to],
+    `WITH per_account AS (
+       SELECT parts.breakdown, parts.key1, parts.key2, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions,
+              sum(parts.clicks) AS clicks, max(parts.reach) AS reach
+         FROM (${parts.join('\n UNION ALL\n')}) parts
+        GROUP BY parts.breakdown, parts.key1, parts.key2, parts.account_id)
+     SELECT a.breakdown::text AS breakdown, a.key1, a.key2, sum(a.spend)::text AS spend, sum(a.impressions)::text AS impressions,
+            sum(a.clicks)::text AS clicks, CASE WHEN a.breakdown = 'age_gender' THEN sum(a.reach)::text END AS reach
+       FROM per_account a
+      GROUP BY a.breakdown, a.key1, a.key2
+      ORDER BY a.breakdown, sum(a.spend) DESC, a.key1 COLLATE "C", a.key2 COLLATE "C"`,
+    p.values,
   );
 }
 
@@ -264,9 +340,10 @@ function containsPattern(text: string): string {
 
 /**
  * One row per entity of `rows.level` that has insight rows in the range, with its sums and its peak and
- * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. Only those rows
- * then get their lineage and their dominant result type (most spend; ties alphabetical) with that
- * type's results, read again by primary key: the aggregate over every entity stays a single GROUP BY.
+ * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures are
+ * aggregated once per entity and result type from the rollup parts of the range (see the file header);
+ * only the listed entities then get their lineage and their dominant result type (most spend; ties
+ * alphabetical) with that type's results.
  */
 export function entityAggregates(
   rows: InsightRows & { level: AdLevel },
@@ -276,35 +353,58 @@ export function entityAggregates(
   const p = new Params();
   const where = insightCondition(p, rows);
   const { table } = ENTITY_TABLES[rows.level];
-  const dateCondition = `i.date BETWEEN ${p.add(range.from)}::date AND ${p.add(range.to)}::date`;
-  // Matching entities are found first (a scan of one entity table), then only their rows are read by primary key.
-  const search =
-    options.search === undefined
-      ? ''
-      : `AND i.entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
+  // Matching entities are found first (a scan of one entity table), then only their rows are read.
+  let search = (): string => '';
+  if (options.search !== undefined) {
+    const matching = `(SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
             AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
+    search = () => ` AND entity_id IN ${matching}`;
+  }
+  const { months, days } = splitRange(range.from, range.to);
+  const parts = [
+    ...(months
+      ? [`SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
+                 m.link_clicks, m.reach_peak, m.reach_sum, m.results
+            FROM ad_insights_monthly m
+           WHERE ${where('m')} AND m.month >= ${p.add(months.from)}::date AND m.month < ${p.add(months.to)}::date${search()}`]
+      : []),
+    ...days.map(
+      (part) => `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
+                 i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results
+            FROM ad_insights_daily i
+           WHERE ${where('i')} AND i.date BETWEEN ${p.add(part.from)}::date AND ${p.add(part.to)}::date${search()}`,
+    ),
+  ];
+  const limit = `${p.add(options.limit)}::int`;
   const hasCampaign = rows.level !== 'campaign';
   const hasAdSet = rows.level === 'ad';
   return sql<EntityAggregateRow>(
-    `WITH totals AS (
-       SELECT i.entity_id, sum(i.spend) AS spend, sum(i.impressions) AS impressions, sum(i.clicks) AS clicks,
-              sum(i.link_clicks) AS link_clicks, max(i.reach) AS reach_peak, sum(i.reach) AS reach_days
-         FROM ad_insights_daily i
-        WHERE ${where} AND ${dateCondition} ${search}
-        GROUP BY i.entity_id),
+    `WITH by_type AS (
+       SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
+              sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks, sum(parts.link_clicks) AS link_clicks,
+              max(parts.reach_peak) AS reach_peak, sum(parts.reach_sum) AS reach_days, sum(parts.results) AS results
+         FROM (${parts.join('\n UNION ALL\n')}) parts
+        GROUP BY parts.entity_id, parts.result_type),
+     totals AS (
+       SELECT t.entity_id, sum(t.spend) AS spend, sum(t.impressions) AS impressions, sum(t.clicks) AS clicks,
+              sum(t.link_clicks) AS link_clicks, max(t.reach_peak) AS reach_peak, sum(t.reach_days) AS reach_days
+         FROM by_type t
+        GROUP BY t.entity_id),
+     -- The spend of the last row that can be listed: only entities spending at least that much (ties
+     -- included) need their name for the order, not every entity of the organisation.
+     cutoff AS (
+       SELECT t.spend FROM totals t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
      listed AS (
        SELECT e.id, e.name, t.spend, t.impressions, t.clicks, t.link_clicks, t.reach_peak, t.reach_days
          FROM totals t JOIN ${table} e ON e.id = t.entity_id
+        WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT spend FROM cutoff)
         ORDER BY t.spend DESC, e.name COLLATE "C", e.id
-        LIMIT ${p.add(options.limit)}),
+        LIMIT ${limit}),
      dominant AS (
-       SELECT DISTINCT ON (i.entity_id) i.entity_id, i.result_type, sum(i.results) AS results,
-              sum(i.spend) FILTER (WHERE i.results IS NOT NULL) AS reported_spend
-         FROM ad_insights_daily i
-        WHERE i.level = ${p.add(rows.level)}::"AdLevel" AND i.entity_id IN (SELECT id FROM listed) AND ${dateCondition}
-          AND i.result_type IS NOT NULL
-        GROUP BY i.entity_id, i.result_type
-        ORDER BY i.entity_id, sum(i.spend) DESC, i.result_type)
+       SELECT DISTINCT ON (t.entity_id) t.entity_id, t.result_type, t.results, t.reported_spend
+         FROM by_type t
+        WHERE t.result_type IS NOT NULL AND t.entity_id IN (SELECT id FROM listed)
+        ORDER BY t.entity_id, t.spend DESC, t.result_type)
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
             ${rows.level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
             l.spend::text, l.impressions::text, l.clicks::text, l.link_clicks::text,

@@ -39,6 +39,7 @@ export type StoreDimension = (typeof STORE_TABLES)[keyof typeof STORE_TABLES];
 
 export const STORE_DIMENSIONS: DimensionSource<StoreDimension> = {
   table: 'store_dimensions_daily',
+  monthlyTable: 'store_dimensions_monthly',
   resourceColumn: 'commerce_store_id',
   dimensionType: 'StoreDimension',
   dimensions: Object.values(STORE_TABLES),
@@ -51,7 +52,7 @@ const SUMMED = 'Summed over days and stores.';
 const MONEY_SUM = `${SUMMED} Exact decimal sum.`;
 const REPORTED = 'when no row of the range reported it.';
 const PEOPLE =
-  'A count of people, which does not add up over days: the peak single-day value in the range (a day\'s value summed over the stores), a lower bound of the unique count.';
+  "A count of people, which does not add up over days: each store's peak single-day value in the range, summed over the stores (for one store, its peak day); a lower bound of the unique count, never a sum over days.";
 const DERIVED = "Derived from the range's sums (never averaged from daily rates).";
 const NO_DENOMINATOR = 'when its denominator is 0 or not reported, or its numerator is not reported.';
 const MONEY_UNIT = '`currency` (mixed when `currency` is null, see the currency note)';

@@ -44,6 +44,7 @@ export type WebDimension = (typeof WEB_TABLES)[keyof typeof WEB_TABLES];
 
 export const ANALYTICS_DIMENSIONS: DimensionSource<WebDimension> = {
   table: 'analytics_dimensions_daily',
+  monthlyTable: 'analytics_dimensions_monthly',
   resourceColumn: 'analytics_property_id',
   dimensionType: 'AnalyticsDimension',
   dimensions: Object.values(WEB_TABLES),
@@ -55,7 +56,7 @@ export const ANALYTICS_DIMENSIONS: DimensionSource<WebDimension> = {
 const SUMMED = 'Summed over days and properties.';
 const REPORTED = 'when no row of the range reported it.';
 const PEOPLE =
-  'A count of people, which does not add up over days: the peak single-day value in the range (a day\'s value summed over the properties), a lower bound of the unique count.';
+  "A count of people, which does not add up over days: each property's peak single-day value in the range, summed over the properties (for one property, its peak day); a lower bound of the unique count, never a sum over days.";
 const DERIVED = "Derived from the range's sums (never averaged from daily rates).";
 const NO_DENOMINATOR = 'when its denominator is 0 or not reported, or its numerator is not reported.';
 const MONEY_UNIT = '`currency` (mixed when `currency` is null, see the currency note)';
@@ -170,6 +171,7 @@ export type SearchDimension = (typeof SEARCH_TABLES)[keyof typeof SEARCH_TABLES]
 
 export const SEARCH_DIMENSIONS: DimensionSource<SearchDimension> = {
   table: 'search_console_dimensions_daily',
+  monthlyTable: 'search_console_dimensions_monthly',
   resourceColumn: 'search_console_site_id',
   dimensionType: 'SearchDimension',
   dimensions: Object.values(SEARCH_TABLES),
