@@ -22,7 +22,11 @@ export const clientParam = z
   .optional()
   .describe('Restrict to one client (an id from /clients). Without it, every client this credential can read.');
 
-/** Checks `from ≤ to` and the 366-day cap; add with `.superRefine(checkDateRange)` on a schema with `dateRange`. */
+/**
+ * Checks `from ≤ to` and the 366-day cap. Add it as `.superRefine(checkDateRange, whenDatesAreReal)`
+ * on a schema with `dateRange`: the condition lets it run even when another parameter is wrong, so
+ * a bad range is listed beside every other problem of the query.
+ */
 export function checkDateRange(query: { from: string; to: string }, ctx: z.RefinementCtx): void {
   if (query.from > query.to) {
     ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be on or after `from`' });
@@ -30,6 +34,13 @@ export function checkDateRange(query: { from: string; to: string }, ctx: z.Refin
     ctx.addIssue({ code: 'custom', path: ['to'], message: `the range may not exceed ${MAX_RANGE_DAYS} days (from and to included)` });
   }
 }
+
+export const whenDatesAreReal = {
+  when: (payload: { value: unknown }) => {
+    const value = payload.value as { from?: unknown; to?: unknown } | undefined;
+    return typeof value?.from === 'string' && typeof value.to === 'string' && isRealDay(value.from) && isRealDay(value.to);
+  },
+};
 
 /** Any zod object schema used for a query string (refinements keep it a ZodObject in zod 4). */
 export type QuerySchema = z.ZodObject<z.ZodRawShape>;

@@ -1,7 +1,7 @@
 // Compare periods for the website and store surfaces: which days a response's `previous` figures
 // cover, given the requested range and the `compare` mode.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange } from '../http/query';
+import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../http/query';
 import { previousPeriod, type IsoDay } from '../time/days';
 import { tableLimitParam } from './dimension-tables';
 
@@ -76,6 +76,6 @@ export const compareRangeSchema = z
 /** The query of the surfaces with compare periods and dimension tables (website overview and search, store). */
 export const comparedRangeQuery = z
   .object({ client: clientParam, ...dateRange, compare: compareParam, limit: tableLimitParam })
-  .superRefine(checkDateRange);
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export type ComparedRangeQuery = z.infer<typeof comparedRangeQuery>;

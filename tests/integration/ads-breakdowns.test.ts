@@ -123,6 +123,9 @@ describe('GET /ads/breakdowns on the seeded cache', () => {
     expect(problem.errors!.map((e) => e.path).sort()).toEqual(['entityId', 'level']);
     const range = await expectProblem(await api('/api/v1/ads/breakdowns?level=ad&entityId=1&from=2026-06-01&to=2026-05-01', { key }), 400, 'validation_failed');
     expect(range.errors).toEqual([{ path: 'to', message: 'must be on or after `from`' }]);
+    // A bad range is listed beside the other problems, not only once they are fixed.
+    const all = await expectProblem(await api('/api/v1/ads/breakdowns?level=account&from=2026-06-01&to=2026-05-01', { key }), 400, 'validation_failed');
+    expect(all.errors!.map((e) => e.path).sort()).toEqual(['entityId', 'level', 'to']);
   });
 });
 

@@ -1,7 +1,7 @@
 // Query and response schemas of the ads endpoints: they parse queries, check our responses in tests and
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange } from '../../http/query';
+import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
 import { LIST_CAP, RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 
 // ───────────── queries ─────────────
@@ -25,7 +25,7 @@ export const adsOverviewQuery = z
     adSetId: entityIdFilter('ad set'),
     adId: entityIdFilter('ad'),
   })
-  .superRefine(checkDateRange);
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export const adsEntitiesQuery = z
   .object({
@@ -39,7 +39,7 @@ export const adsEntitiesQuery = z
       .optional()
       .describe('Keep entities whose name contains this text (case-insensitive) or whose platform id is exactly this text.'),
   })
-  .superRefine(checkDateRange);
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export const adsBreakdownsQuery = z
   .object({
@@ -47,7 +47,7 @@ export const adsBreakdownsQuery = z
     entityId: z.string().min(1).describe('The entity: its platform id or its id from /ads/entities.'),
     ...dateRange,
   })
-  .superRefine(checkDateRange);
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export type AdsOverviewQuery = z.infer<typeof adsOverviewQuery>;
 export type AdsEntitiesQuery = z.infer<typeof adsEntitiesQuery>;

@@ -1,7 +1,7 @@
 // Query and response schemas of the organic-social endpoints. Responses are strict objects: a field
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange } from '../../http/query';
+import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
 import { LIST_CAP } from '../ads/definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 
@@ -10,7 +10,7 @@ export const POSTS_MAX_LIMIT = LIST_CAP;
 
 const LIMIT_MESSAGE = `must be a whole number from 1 to ${POSTS_MAX_LIMIT}`;
 
-export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange }).superRefine(checkDateRange);
+export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange }).superRefine(checkDateRange, whenDatesAreReal);
 
 export const socialPostsQuery = z
   .object({
@@ -24,7 +24,7 @@ export const socialPostsQuery = z
       .default(POSTS_DEFAULT_LIMIT)
       .describe(`Most posts to return, 1 to ${POSTS_MAX_LIMIT}; default ${POSTS_DEFAULT_LIMIT}.`),
   })
-  .superRefine(checkDateRange);
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export const socialThumbnailQuery = z.object({
   post: z.uuid('must be a post id (a UUID) from /social/posts').describe('The post\'s `id` from /social/posts.'),
