@@ -19,7 +19,7 @@
 import { z } from 'zod';
 import { sql } from '../db';
 import { addDays, eachDay, type IsoDay } from '../time/days';
-import type { MetricDefinition } from './ads/definitions';
+import type { MetricDefinition } from './definitions';
 import type { DayRange } from './compare';
 import { num } from './ratios';
 

@@ -3,7 +3,7 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import { notFound } from '../../http/errors';
-import { LIST_CAP } from './definitions';
+import { LIST_CAP } from '../definitions';
 import { capRows, isBreakdownStale, orZero, singleCurrency } from './mapping';
 import { accountsInReach, cachedBreakdowns, findEntity, type BreakdownCacheRow } from './repository';
 import type { AdsBreakdownsData, AdsBreakdownsQuery } from './schemas';

@@ -2,8 +2,7 @@
 // document) are written from this module, and the MCP `describe_metrics` tool can return
 // `ADS_METRIC_DEFINITIONS` and `ADS_RULES` as they are: plain data, no functions.
 
-/** Every list is capped at this many rows; `truncated: true` says the cap applied. */
-export const LIST_CAP = 500;
+import { LIST_CAP, type MetricDefinition } from '../definitions';
 
 /** How many campaigns `widgets.topCampaigns` of /ads/overview lists (the highest spend first). */
 export const TOP_CAMPAIGNS = 10;
@@ -13,19 +12,6 @@ export const BREAKDOWN_REFETCH_AFTER_HOURS = 1;
 
 /** The ads platform restates a day's figures for up to this many days (the weekly 28-day re-pull). */
 export const RESTATEMENT_WINDOW_DAYS = 28;
-
-export interface MetricDefinition {
-  /** The field name, as it appears in responses. */
-  name: string;
-  /** `amount` is money in the account's currency; `count` an integer; `ratio` a derived figure. */
-  kind: 'amount' | 'count' | 'ratio' | 'label';
-  unit: string;
-  definition: string;
-  /** How it is computed over several days or entities. */
-  aggregation: string;
-  /** When the value is null (not reported). */
-  whenNull: string;
-}
 
 export const ADS_RULES = {
   notReported:

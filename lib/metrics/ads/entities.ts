@@ -3,7 +3,7 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { LIST_CAP } from './definitions';
+import { LIST_CAP } from '../definitions';
 import { capRows, entityRow, singleCurrency } from './mapping';
 import { accountFilter, accountsInReach, entityAggregates } from './repository';
 import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';

@@ -1,7 +1,8 @@
 // The ads endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
 // Their descriptions are written from definitions.ts, the one place where the metric rules live.
 import { defineOperation, type Operation } from '../../http/operation';
-import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, LIST_CAP, RESTATEMENT_WINDOW_DAYS, TOP_CAMPAIGNS } from './definitions';
+import { LIST_CAP } from '../definitions';
+import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS, TOP_CAMPAIGNS } from './definitions';
 import { adsBreakdownsData, adsBreakdownsQuery, adsEntitiesData, adsEntitiesQuery, adsOverviewData, adsOverviewQuery } from './schemas';
 
 const metricTable = [

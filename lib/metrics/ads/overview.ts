@@ -6,7 +6,8 @@ import { notFound } from '../../http/errors';
 import { eachDay, previousPeriod } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { num, ratio } from '../ratios';
-import { LIST_CAP, TOP_CAMPAIGNS } from './definitions';
+import { LIST_CAP } from '../definitions';
+import { TOP_CAMPAIGNS } from './definitions';
 import { accountLineage, capRows, clientLineage, ctrPercent, dominantResultType, entityFigures, orZero, singleCurrency } from './mapping';
 import {
   accountBreakdownSums,

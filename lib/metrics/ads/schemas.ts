@@ -2,7 +2,8 @@
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
 import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
-import { LIST_CAP, RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
+import { LIST_CAP } from '../definitions';
+import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 
 // ───────────── queries ─────────────
 

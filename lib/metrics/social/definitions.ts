@@ -1,7 +1,7 @@
 // The one place where the organic-social metrics are defined. The response schemas describe their
 // fields from these entries (and so the OpenAPI document), the operation descriptions quote the rules,
 // and the MCP `describe_metrics` tool can return them as they are: plain data, no functions.
-import type { MetricDefinition } from '../ads/definitions';
+import type { MetricDefinition } from '../definitions';
 
 export const SOCIAL_PLATFORMS = ['facebook', 'instagram'] as const;
 export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];

@@ -1,7 +1,7 @@
 // The social endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../http/operation';
-import { LIST_CAP } from '../ads/definitions';
+import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
 import {
   POSTS_DEFAULT_LIMIT,

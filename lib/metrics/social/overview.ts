@@ -4,7 +4,7 @@ import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import { eachDay, previousPeriod, type IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { LIST_CAP } from '../ads/definitions';
+import { LIST_CAP } from '../definitions';
 import { num, ratio } from '../ratios';
 import { SOCIAL_PLATFORMS, type SocialPlatform } from './definitions';
 import {

@@ -2,7 +2,7 @@
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
 import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
-import { LIST_CAP } from '../ads/definitions';
+import { LIST_CAP } from '../definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 
 export const POSTS_DEFAULT_LIMIT = 100;

@@ -1,0 +1,19 @@
+// What every surface's metric definitions share: the list cap and the shape of a definition. Each
+// surface lists its metrics as plain data (no functions), so the operation descriptions and an MCP
+// `describe_metrics` tool can both be written from them.
+
+/** Every list is capped at this many rows; `truncated: true` says the cap applied. */
+export const LIST_CAP = 500;
+
+export interface MetricDefinition {
+  /** The field name, as it appears in responses. */
+  name: string;
+  /** `amount` is money in the source's currency; `count` an integer; `ratio` a derived figure. */
+  kind: 'amount' | 'count' | 'ratio' | 'label';
+  unit: string;
+  definition: string;
+  /** How it is computed over several days or entities. */
+  aggregation: string;
+  /** When the value is null (not reported). */
+  whenNull: string;
+}
