@@ -4,7 +4,7 @@ import nextTs from 'eslint-config-next/typescript';
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: ['.next/**', 'node_modules/**', 'lib/generated/**', '.data/**', 'test-results/**', 'playwright-report/**', 'bench-results/**'] },
+  { ignores: ['.next/**', '.next-*/**', 'node_modules/**', 'lib/generated/**', '.data/**', 'test-results/**', 'playwright-report/**', 'bench-results/**'] },
 ];
 
 export default config;
