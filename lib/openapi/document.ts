@@ -114,11 +114,26 @@ const RATE_LIMIT_HEADERS = {
   'X-Request-Id': headerRef('X-Request-Id'),
 };
 
+/** Binary answers are conditional: a strong ETag, revalidated with If-None-Match (304). */
+const ETAG_HEADER = { description: 'A strong validator of the bytes (quoted SHA-256).', schema: { type: 'string' } };
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags (or `*`) the caller already holds: a match answers 304 with no body.',
+  schema: { type: 'string' },
+};
+
 function successResponse(operation: Operation): JsonSchema {
   if (operation.binary) {
     return {
       description: operation.binary.description,
-      headers: RATE_LIMIT_HEADERS,
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        ETag: ETAG_HEADER,
+        'Cache-Control': { description: 'Private caching only, for a limited time (see the description).', schema: { type: 'string' } },
+        'X-Content-Type-Options': { description: 'Always `nosniff`.', schema: { type: 'string', const: 'nosniff' } },
+      },
       content: Object.fromEntries(operation.binary.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
     };
   }
@@ -139,9 +154,10 @@ function pathItem(operation: Operation): JsonSchema {
       description: `${operation.description}\n\n${scopeText}`,
       security: [{ bearerAuth: operation.scope ? [operation.scope] : [] }],
       'x-required-scope': operation.scope,
-      parameters: parameters(operation),
+      parameters: operation.binary ? [...parameters(operation), IF_NONE_MATCH] : parameters(operation),
       responses: {
         '200': successResponse(operation),
+        ...(operation.binary ? { '304': { description: 'Not modified: `If-None-Match` matched the current ETag.', headers: { ...RATE_LIMIT_HEADERS, ETag: ETAG_HEADER } } } : {}),
         ...Object.fromEntries(ERROR_RESPONSES.map((code) => [String(ERROR_CODES[code].status), { $ref: `#/components/responses/${code}` }])),
       },
     },

@@ -58,15 +58,20 @@ describe('OpenAPI document', () => {
       expect(op['x-required-scope']).toBe(operation.scope);
       if (operation.scope) expect(SCOPES).toContain(operation.scope);
       const statuses = Object.values(ERROR_CODES).map((e) => String(e.status));
-      expect(Object.keys(op.responses).sort()).toEqual(['200', ...statuses].sort());
+      const conditional = operation.binary ? ['304'] : [];
+      expect(Object.keys(op.responses).sort()).toEqual(['200', ...conditional, ...statuses].sort());
       for (const status of statuses) {
         expect(op.responses[status]!.$ref).toMatch(/^#\/components\/responses\//);
       }
       expect(op.responses['200']!.headers).toHaveProperty('X-RateLimit-Limit');
       expect(op.responses['200']!.headers).toHaveProperty('X-RateLimit-Remaining');
       expect(op.responses['200']!.headers).toHaveProperty('X-RateLimit-Reset');
-      const names = Object.keys(operation.query.shape).sort();
+      const names = [...Object.keys(operation.query.shape), ...(operation.binary ? ['If-None-Match'] : [])].sort();
       expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(names);
+      if (operation.binary) {
+        expect(op.responses['200']!.headers).toHaveProperty('ETag');
+        expect(op.responses['304']!.headers).toHaveProperty('ETag');
+      }
     }
   });
 
