@@ -22,9 +22,9 @@ export async function api(pathAndQuery: string, options: CallOptions = {}): Prom
   const url = new URL(pathAndQuery, 'http://localhost:3000');
   const file = routeFile(url.pathname);
   if (!file) throw new Error(`No route file for ${url.pathname}`);
-  const module = await routes[file]!();
+  const routeModule = await routes[file]!();
   const method = options.method ?? 'GET';
-  const handler = module[method];
+  const handler = routeModule[method];
   if (!handler) throw new Error(`${url.pathname} has no ${method} handler`);
   const headers = new Headers(options.headers);
   if (options.key) headers.set('authorization', `Bearer ${options.key}`);
