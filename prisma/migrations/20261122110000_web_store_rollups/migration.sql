@@ -226,3 +226,12 @@ CREATE TRIGGER store_dimensions_monthly_on_delete AFTER DELETE ON store_dimensio
   EXECUTE FUNCTION dimensions_monthly_sync('commerce_store_id', 'store_dimensions_monthly_refresh');
 CREATE TRIGGER store_dimensions_monthly_on_truncate AFTER TRUNCATE ON store_dimensions_daily
   FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('store_dimensions_monthly');
+
+-- Backfill from the rows already there (a database migrated with data in it).
+SELECT analytics_dimensions_monthly_refresh(array_agg(resource), array_agg(dimension), array_agg(month))
+  FROM (SELECT DISTINCT analytics_property_id AS resource, dimension, date_trunc('month', date)::date AS month FROM analytics_dimensions_daily) t;
+SELECT search_console_dimensions_monthly_refresh(array_agg(resource), array_agg(dimension), array_agg(month))
+  FROM (SELECT DISTINCT search_console_site_id AS resource, dimension, date_trunc('month', date)::date AS month FROM search_console_dimensions_daily) t;
+SELECT store_dimensions_monthly_refresh(array_agg(resource), array_agg(dimension), array_agg(month))
+  FROM (SELECT DISTINCT commerce_store_id AS resource, dimension, date_trunc('month', date)::date AS month FROM store_dimensions_daily) t;
+ANALYZE analytics_dimensions_monthly, search_console_dimensions_monthly, store_dimensions_monthly;
