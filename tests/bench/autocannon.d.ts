@@ -1,0 +1,33 @@
+// The part of autocannon's programmatic API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+  }
+
+  interface Options {
+    url: string;
+    connections?: number;
+    amount?: number;
+    timeout?: number;
+    requests?: { method?: string; path?: string; setupRequest?: (request: RawRequest, context: object) => RawRequest }[];
+  }
+
+  interface Result {
+    errors: number;
+    timeouts: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  interface Instance extends EventEmitter {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(event: 'done', listener: (result: Result) => void): this;
+    on(event: 'error', listener: (error: Error) => void): this;
+  }
+
+  function autocannon(options: Options, callback?: (error: Error | null, result: Result) => void): Instance;
+  export default autocannon;
+}

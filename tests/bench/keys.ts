@@ -1,0 +1,47 @@
+// A pool of real API keys, so that the benchmark goes through the real rate limiter (60 requests per
+// minute per key, fixed window) without ever being limited: each key is handed out for at most
+// USES_PER_KEY requests in the whole run, fewer than the limit, so no window of any key can overflow
+// whatever the timing. A 429 would still be counted and reported by the load runner.
+import { createApiKey } from '../../lib/auth/api-keys';
+import { SCOPES } from '../../lib/auth/scopes';
+import { RATE_LIMIT } from '../../lib/ratelimit/policy';
+import { sql } from '../../lib/db';
+
+/** Below the limit, so a request or two sent past `amount` by the load generator cannot reach it. */
+export const USES_PER_KEY = RATE_LIMIT.limit - 5;
+const KEY_NAME_PREFIX = 'bench run ';
+
+export interface KeyPool {
+  /** The key for the next request. */
+  next(): string;
+  readonly minted: number;
+  readonly handedOut: number;
+}
+
+/** Mints enough unrestricted, all-scope keys for `requests` requests; removes earlier runs' keys first. */
+export async function mintKeyPool(orgId: string, requests: number, log: (line: string) => void): Promise<KeyPool> {
+  await sql(`DELETE FROM api_keys WHERE org_id = $1 AND name LIKE $2`, [orgId, `${KEY_NAME_PREFIX}%`]);
+  const count = Math.ceil(requests / USES_PER_KEY);
+  const runName = `${KEY_NAME_PREFIX}${new Date().toISOString()}`;
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { key } = await createApiKey({ orgId, name: `${runName} #${i + 1}`, scopes: [...SCOPES], clientIds: null, expiresAt: null, createdById: null });
+    keys.push(key);
+  }
+  log(`minted ${count} keys (${USES_PER_KEY} requests each at most, limit ${RATE_LIMIT.limit}/${RATE_LIMIT.windowSeconds} s per key) for ${requests} planned requests`);
+  let handedOut = 0;
+  return {
+    next() {
+      const key = keys[Math.floor(handedOut / USES_PER_KEY)];
+      if (!key) throw new Error(`the key pool is exhausted after ${handedOut} requests: the plan undercounted its requests`);
+      handedOut++;
+      return key;
+    },
+    get minted() {
+      return keys.length;
+    },
+    get handedOut() {
+      return handedOut;
+    },
+  };
+}

@@ -1,0 +1,261 @@
+// npm run bench [-- --no-build] [-- --only <text>]
+// Measures every REST endpoint of the production server on the `large` dataset against its floor (the
+// endpoint's data function run in-process), prints a table and writes bench-results/bench-<time>.json,
+// the plans of the slowest statements (explain-<time>.txt), copies of both as latest.json and
+// latest-explain.txt, and the README's performance section as latest.md. The load generator and the
+// floor run on the same machine as the server and PostgreSQL, so every figure includes their competition
+// for the same cores.
+//   --no-build    reuse the last build in .next-bench/ (only when the code has not changed since)
+//   --only TEXT   run only the cases whose name contains TEXT (the liveness route and /me always run)
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { closeDb, sql } from '@/lib/db';
+import type { BenchCase } from './cases';
+import { BENCH_SEED, DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase } from './database';
+import { explainWork } from './explain';
+import { measureFloor } from './floor';
+import { mintKeyPool, type KeyPool } from './keys';
+import { runAlternating, runLoad } from './load';
+import { consoleTable, platformLines, readmeSection } from './report';
+import { buildServer, startServer } from './server';
+import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
+import { caseMisses, platformCost, TARGETS, type CaseResult } from './targets';
+
+const PORT = 3199;
+const RESULTS_DIR = 'bench-results';
+const FLOOR_WARMUP_CALLS = 1;
+const SERVER_WARMUP_REQUESTS = 200;
+/** How many of the slowest cases (by floor p50 at c=1) get their statements explained. */
+const EXPLAINED_CASES = 4;
+const COUNTED_TABLES = ['ad_insights_daily', 'ad_account_breakdowns_daily', 'ads', 'social_posts', 'analytics_dimensions_daily', 'search_console_dimensions_daily', 'store_dimensions_daily'];
+
+const runStarted = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - runStarted) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const loadAverage = () => os.loadavg()[0]!;
+const firstLine = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 100);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGb: round(os.totalmem() / 2 ** 30, 1),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+  };
+}
+
+async function datasetFacts() {
+  const [version] = await sql<{ server_version: string }>('SHOW server_version');
+  const counts: Record<string, number> = {};
+  for (const table of COUNTED_TABLES) {
+    const [row] = await sql<{ count: string }>(`SELECT count(*) AS count FROM ${table}`);
+    counts[table] = Number(row?.count ?? 0);
+  }
+  return { postgres: version?.server_version ?? 'unknown', rowCounts: counts };
+}
+
+/**
+ * A fresh server compiles its proxy and routes on first use and opens its pool connections as
+ * concurrency asks for them: a burst on /me at the highest concurrency first, so that no case pays that.
+ */
+async function warmUpServer(baseUrl: string, keys: KeyPool): Promise<void> {
+  log(`warming the server up: ${SERVER_WARMUP_REQUESTS} requests to /api/v1/me and as many to /api/health at c=8`);
+  await runLoad({ baseUrl, path: '/api/health', connections: 8, amount: SERVER_WARMUP_REQUESTS, keys: null });
+  await runLoad({ baseUrl, path: '/api/v1/me', connections: 8, amount: SERVER_WARMUP_REQUESTS, keys });
+}
+
+/** A case as the results record it: everything but its floor function. */
+function described(benchCase: BenchCase): CaseResult['case'] {
+  const { name, kind, endpoint, scope, days, connections, path } = benchCase;
+  return { name, kind, endpoint, scope, days, connections, path };
+}
+
+/** Rounds in which the liveness route and /me alternate, so that both see the same background load. */
+const PLATFORM_ROUNDS = 4;
+
+/** The liveness route and /me at one concurrency, measured alternately (they are compared with each other). */
+async function measurePlatformPair(liveness: BenchCase, me: BenchCase, baseUrl: string, keys: KeyPool): Promise<CaseResult[]> {
+  const amount = AMOUNT[liveness.connections];
+  await runLoad({ baseUrl, path: liveness.path, connections: 1, amount: WARMUP_REQUESTS, keys: null });
+  await runLoad({ baseUrl, path: me.path, connections: 1, amount: WARMUP_REQUESTS, keys });
+  const loadAverageAtStart = round(loadAverage());
+  const loads = await runAlternating(
+    { baseUrl, path: liveness.path, connections: liveness.connections, amount, keys: null },
+    { baseUrl, path: me.path, connections: me.connections, amount, keys },
+    PLATFORM_ROUNDS,
+  );
+  return [liveness, me].map((benchCase, i) => ({
+    case: described(benchCase),
+    load: loads[i]!,
+    floor: null,
+    ratio: null,
+    loadAverage: loadAverageAtStart,
+    misses: caseMisses(benchCase, loads[i]!, null),
+  }));
+}
+
+async function measureCase(benchCase: BenchCase, baseUrl: string, keys: KeyPool): Promise<CaseResult> {
+  const floorWork = benchCase.floor;
+  const keyed = benchCase.kind === 'liveness' ? null : keys;
+  const warmup = await runLoad({ baseUrl, path: benchCase.path, connections: 1, amount: WARMUP_REQUESTS, keys: keyed });
+  const size = caseSize(benchCase.connections, warmup.p50);
+  const loadAverageAtStart = loadAverage();
+  const load = await runLoad({ baseUrl, path: benchCase.path, connections: benchCase.connections, amount: size.requests, keys: keyed });
+  let floor = null;
+  if (floorWork) {
+    for (let i = 0; i < FLOOR_WARMUP_CALLS; i++) await floorWork();
+    floor = await measureFloor(floorWork, size.floorIterations, benchCase.connections);
+  }
+  const ratio = floor ? load.p50 / floor.p50 : null;
+  return { case: described(benchCase), load, floor, ratio, loadAverage: round(loadAverageAtStart), misses: caseMisses(benchCase, load, ratio) };
+}
+
+async function main(): Promise<number> {
+  const { values: args } = parseArgs({ options: { 'no-build': { type: 'boolean', default: false }, only: { type: 'string' } } });
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL;
+  const startedAt = new Date();
+  const host = machine();
+  log(`machine: ${host.cpus} × ${host.cpuModel}, ${host.memoryGb} GB, node ${host.node}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  log('the load generator and the floor measurements run on this same machine as the server and PostgreSQL');
+
+  await ensureBenchDatabase(databaseUrl, log);
+  // The floor's data functions and the key minting use lib/db, which reads these on first use; the
+  // server gets the same pool size so that the floor is measured with the same connection budget.
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.DATABASE_POOL_SIZE ??= '10';
+
+  const dataset = { ...BENCH_SEED, ...(await datasetFacts()) };
+  log(`dataset: ${Object.entries(dataset.rowCounts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ')}`);
+  // The floors' code is loaded as the server is built from it, so that both measure the same version of a
+  // tree that may be edited while the run goes on.
+  const { buildCases, loadFixtures } = await import('./cases');
+  const buildSeconds = args['no-build'] ? null : await buildServer(databaseUrl, log);
+  const fixtures = await loadFixtures();
+  let cases = buildCases(fixtures);
+  if (args.only) cases = cases.filter((c) => c.kind !== 'data' || c.name.includes(args.only!));
+  log(`${cases.length} cases; one client = "${fixtures.client.name}"; ranges end ${BENCH_SEED.endDate}`);
+
+  const server = await startServer(databaseUrl, PORT, log);
+  const results: CaseResult[] = [];
+  let keys: KeyPool;
+  try {
+    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + SERVER_WARMUP_REQUESTS, log);
+    await warmUpServer(server.url, keys);
+    for (const benchCase of cases) {
+      let measured: CaseResult[];
+      if (benchCase.kind === 'platform') continue; // measured with its liveness partner
+      if (benchCase.kind === 'liveness') {
+        const me = cases.find((c) => c.kind === 'platform' && c.connections === benchCase.connections)!;
+        measured = await measurePlatformPair(benchCase, me, server.url, keys);
+      } else {
+        measured = [await measureCase(benchCase, server.url, keys)];
+      }
+      for (const result of measured) {
+        results.push(result);
+        const { load, floor } = result;
+        log(
+          `[${results.length}/${cases.length}] ${result.case.name} c=${result.case.connections}: ${load.requestsPerSecond.toFixed(1)} req/s, ` +
+            `p50 ${load.p50.toFixed(1)} p95 ${load.p95.toFixed(1)} p99 ${load.p99.toFixed(1)} ms` +
+            (floor ? `, floor p50 ${floor.p50.toFixed(1)} ms, ÷floor ${result.ratio!.toFixed(2)}` : '') +
+            (result.misses.length ? `  MISS: ${result.misses.join('; ')}` : ''),
+        );
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const memory = server.memory();
+
+  // With the server stopped, so that the plans are not slowed by the load of the run itself.
+  const slowest = results
+    .filter((r) => r.floor && r.case.connections === 1)
+    .sort((a, b) => b.floor!.p50 - a.floor!.p50)
+    .slice(0, EXPLAINED_CASES);
+  const explained: { case: string; statements: Awaited<ReturnType<typeof explainWork>> }[] = [];
+  for (const result of slowest) {
+    const work = cases.find((c) => c.name === result.case.name && c.connections === 1)!.floor!;
+    log(`EXPLAIN (ANALYZE, BUFFERS) of the statements of ${result.case.name}`);
+    explained.push({ case: result.case.name, statements: await explainWork(work) });
+  }
+  const platform = platformCost(results);
+  const invalid = results.filter((r) => r.misses.some((m) => m.startsWith('INVALID')));
+  const statuses: Record<string, number> = {};
+  for (const r of results) for (const [status, n] of Object.entries(r.load.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const rssMiss = memory.peakTreeRssMb >= TARGETS.peakRssMb;
+  const missed = [
+    ...results.filter((r) => r.misses.length).map((r) => `${r.case.name} c=${r.case.connections}: ${r.misses.join('; ')}`),
+    ...(platform?.misses ?? []),
+    ...(rssMiss ? [`peak RSS ${memory.peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`] : []),
+  ];
+
+  const memoryLine = `server peak resident memory: ${memory.peakTreeRssMb.toFixed(0)} MB (next start process tree, sampled every 250 ms; highest VmHWM of one process ${memory.peakProcessHwmMb.toFixed(0)} MB; target < ${TARGETS.peakRssMb} MB)${rssMiss ? '  MISS' : ''}`;
+  const summary = [
+    '',
+    consoleTable(results),
+    '',
+    ...platformLines(platform),
+    memoryLine,
+    `responses by status: ${Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}${statuses['429'] ? '' : ' (no 429: the rate limiter was on and never hit, the figures are valid)'}`,
+    `keys: ${keys!.minted} minted, ${keys!.handedOut} requests sent with a key`,
+    `floor = the endpoint's data function (its SQL and row shaping) called in-process on a pool of ${process.env.DATABASE_POOL_SIZE}, at the case's concurrency; ÷floor = endpoint p50 ÷ floor p50`,
+    `load average: ${results[0]?.loadAverage ?? '–'} at start, ${round(loadAverage())} at end (${host.cpus} cores; other work on the machine counts in every figure)`,
+    'slowest statements (EXPLAIN ANALYZE, BUFFERS in bench-results/latest-explain.txt):',
+    ...explained.flatMap((e) => e.statements.slice(0, 2).map((s) => `  ${s.ms.toFixed(0).padStart(5)} ms  ${e.case}: ${firstLine(s.text)}`)),
+    missed.length ? `targets missed (${missed.length}):\n  ${missed.join('\n  ')}` : 'every target met',
+  ];
+  console.log(summary.join('\n'));
+
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command: 'npm run bench',
+    machine: host,
+    note: 'The load generator (autocannon) and the floor measurements share the machine with the server and PostgreSQL.',
+    loadAverage: { start: results[0]?.loadAverage ?? null, end: round(loadAverage()) },
+    dataset,
+    client: fixtures.client,
+    server: { buildSeconds: buildSeconds && round(buildSeconds, 0), port: PORT, poolSize: Number(process.env.DATABASE_POOL_SIZE), memoryMb: { peakTreeRss: round(memory.peakTreeRssMb, 0), peakProcessHwm: round(memory.peakProcessHwmMb, 0) } },
+    floorDefinition: 'The endpoint\'s data function (lib/metrics/**, lib/account/clients) called in-process with the parsed query and the reach; no HTTP, proxy, auth, rate limit, reach lookup or JSON serialisation.',
+    settings: { maxRequests: AMOUNT, maxFloorIterations: FLOOR_ITERATIONS, minSamples: MIN_SAMPLES, warmupRequests: WARMUP_REQUESTS },
+    targets: TARGETS,
+    statuses,
+    platform,
+    cases: results,
+    missed,
+  };
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const stamp = startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z');
+  const json = JSON.stringify(report, null, 2);
+  await writeFile(`${RESULTS_DIR}/bench-${stamp}.json`, json);
+  await writeFile(`${RESULTS_DIR}/latest.json`, json);
+  const plans = explained.flatMap((e) => e.statements.map((s) => `=== ${e.case}: ${s.ms.toFixed(1)} ms\n${s.text}\n\n${s.plan}\n`));
+  await writeFile(`${RESULTS_DIR}/explain-${stamp}.txt`, plans.join('\n'));
+  await writeFile(`${RESULTS_DIR}/latest-explain.txt`, plans.join('\n'));
+  const readme = readmeSection(results, platform, {
+    date: startedAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    machine: host,
+    postgres: dataset.postgres,
+    dataset: `\`${BENCH_SEED.scale}\` scale, seed ${BENCH_SEED.seed}, ending ${BENCH_SEED.endDate} (${Object.entries(dataset.rowCounts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ')} rows)`,
+    loadAverage: report.loadAverage,
+    memoryLine,
+    missed,
+  });
+  await writeFile(`${RESULTS_DIR}/latest.md`, readme);
+  log(`wrote ${RESULTS_DIR}/bench-${stamp}.json and explain-${stamp}.txt, copied to latest.json and latest-explain.txt; the README section is in latest.md`);
+  return invalid.length ? 1 : 0;
+}
+
+main()
+  .then(async (code) => {
+    await closeDb();
+    process.exit(code);
+  })
+  .catch(async (error: Error) => {
+    console.error(`bench failed: ${error.stack ?? error.message}`);
+    await closeDb().catch(() => {});
+    process.exit(1);
+  });

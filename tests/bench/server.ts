@@ -1,0 +1,136 @@
+// The production server under test: `next build` into the benchmark's own folder, then `next start`,
+// with the peak resident memory of its whole process tree sampled from /proc while it runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+export const DIST_DIR = '.next-bench';
+const NEXT_BIN = 'node_modules/.bin/next';
+const RSS_SAMPLE_MS = 250;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail: string[] = [];
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.trim()) continue;
+        tail.push(line);
+        if (tail.length > 40) tail.shift();
+        if (/^\s*(✓|▲|Creating|Compiled|Running|Generating|Finalizing|Collecting)/.test(line)) log(`  build: ${line.trim()}`);
+      }
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${tail.join('\n')}`))));
+  });
+}
+
+export async function buildServer(databaseUrl: string, log: (line: string) => void): Promise<number> {
+  const started = performance.now();
+  log(`building the production server into ${DIST_DIR}/ (next build)`);
+  await run(NEXT_BIN, ['build'], { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' }, log);
+  const seconds = (performance.now() - started) / 1000;
+  log(`built in ${seconds.toFixed(0)} s`);
+  return seconds;
+}
+
+/** Every process whose ancestry leads to `rootPid` (next start may fork its server). */
+function processTree(rootPid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name in field 2 may hold spaces and parentheses: parse after its last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  const tree = [rootPid];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
+}
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** Highest summed VmRSS of the process tree seen so far, and the highest VmHWM of any one process, in MB. */
+  memory(): { peakTreeRssMb: number; peakProcessHwmMb: number; currentTreeRssMb: number };
+  stop(): Promise<void>;
+}
+
+export async function startServer(databaseUrl: string, port: number, log: (line: string) => void): Promise<RunningServer> {
+  // No UPSTASH_* variables: the in-process limiter, as on a single-server deployment.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: databaseUrl, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+  delete env.UPSTASH_REDIS_REST_URL;
+  delete env.UPSTASH_REDIS_REST_TOKEN;
+  const child: ChildProcess = spawn(NEXT_BIN, ['start', '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const pid = child.pid!;
+  let peakTreeKb = 0;
+  let peakHwmKb = 0;
+  let currentKb = 0;
+  const sample = () => {
+    const tree = processTree(pid);
+    currentKb = tree.reduce((sum, p) => sum + statusKb(p, 'VmRSS'), 0);
+    peakTreeKb = Math.max(peakTreeKb, currentKb);
+    for (const p of tree) peakHwmKb = Math.max(peakHwmKb, statusKb(p, 'VmHWM'));
+  };
+  const sampler = setInterval(sample, RSS_SAMPLE_MS);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // An interrupted or crashed run must not leave the server holding the port.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not answer /api/health within 60 s:\n${output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  log(`server up at ${url} (pid ${pid})`);
+  return {
+    url,
+    pid,
+    memory() {
+      sample();
+      return { peakTreeRssMb: peakTreeKb / 1024, peakProcessHwmMb: peakHwmKb / 1024, currentTreeRssMb: currentKb / 1024 };
+    },
+    async stop() {
+      clearInterval(sampler);
+      process.off('exit', killOnExit);
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
