@@ -340,10 +340,10 @@ function containsPattern(text: string): string {
 
 /**
  * One row per entity of `rows.level` that has insight rows in the range, with its sums and its peak and
- * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures are
- * aggregated once per entity and result type from the rollup parts of the range (see the file header);
- * only the listed entities then get their lineage and their dominant result type (most spend; ties
- * alphabetical) with that type's results.
+ * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
+ * from the rollup parts of the range (see the file header): the spend of every entity first, for the
+ * order; then, for the listed entities only, their other figures, their lineage and their dominant result
+ * type (most spend; ties alphabetical) with that type's results.
  */
 export function entityAggregates(
   rows: InsightRows & { level: AdLevel },
@@ -361,55 +361,69 @@ export function entityAggregates(
     search = () => ` AND entity_id IN ${matching}`;
   }
   const { months, days } = splitRange(range.from, range.to);
-  const parts = [
-    ...(months
-      ? [`SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
+  const monthsFrom = months && p.add(months.from);
+  const monthsTo = months && p.add(months.to);
+  const dayRanges = days.map((part) => ({ from: p.add(part.from), to: p.add(part.to) }));
+  // The rollup parts of the range, narrowed by `narrow` (a condition on entity_id): read twice below,
+  // with the same parameters, once for every entity and once for the listed ones only.
+  const parts = (narrow: string) =>
+    [
+      ...(months
+        ? [`SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
                  m.link_clicks, m.reach_peak, m.reach_sum, m.results
             FROM ad_insights_monthly m
-           WHERE ${where('m')} AND m.month >= ${p.add(months.from)}::date AND m.month < ${p.add(months.to)}::date${search()}`]
-      : []),
-    ...days.map(
-      (part) => `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
+           WHERE ${where('m')} AND m.month >= ${monthsFrom}::date AND m.month < ${monthsTo}::date${narrow}`]
+        : []),
+      ...dayRanges.map(
+        (part) => `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
                  i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results
             FROM ad_insights_daily i
-           WHERE ${where('i')} AND i.date BETWEEN ${p.add(part.from)}::date AND ${p.add(part.to)}::date${search()}`,
-    ),
-  ];
+           WHERE ${where('i')} AND i.date BETWEEN ${part.from}::date AND ${part.to}::date${narrow}`,
+      ),
+    ].join('\n UNION ALL\n');
   const limit = `${p.add(options.limit)}::int`;
   const hasCampaign = rows.level !== 'campaign';
   const hasAdSet = rows.level === 'ad';
   return sql<EntityAggregateRow>(
-    `WITH by_type AS (
-       SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
-              sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks, sum(parts.link_clicks) AS link_clicks,
-              max(parts.reach_peak) AS reach_peak, sum(parts.reach_sum) AS reach_days, sum(parts.results) AS results
-         FROM (${parts.join('\n UNION ALL\n')}) parts
-        GROUP BY parts.entity_id, parts.result_type),
-     totals AS (
-       SELECT t.entity_id, sum(t.spend) AS spend, sum(t.impressions) AS impressions, sum(t.clicks) AS clicks,
-              sum(t.link_clicks) AS link_clicks, max(t.reach_peak) AS reach_peak, sum(t.reach_days) AS reach_days
-         FROM by_type t
-        GROUP BY t.entity_id),
+    // A whole organisation has tens of thousands of ads: every entity's rows are aggregated once, to
+    // its spend only (all the order needs besides the name). Every other figure, and the per-result-type
+    // ones, are aggregated for the listed entities only, whose rows are re-read through the primary key
+    // (level, entity_id, month|date); the entity ids are passed as an array so that the planner does so.
+    `WITH spend AS MATERIALIZED (
+       SELECT parts.entity_id, sum(parts.spend) AS spend
+         FROM (${parts(search())}) parts
+        GROUP BY parts.entity_id),
      -- The spend of the last row that can be listed: only entities spending at least that much (ties
      -- included) need their name for the order, not every entity of the organisation.
      cutoff AS (
-       SELECT t.spend FROM totals t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
-     listed AS (
-       SELECT e.id, e.name, t.spend, t.impressions, t.clicks, t.link_clicks, t.reach_peak, t.reach_days
-         FROM totals t JOIN ${table} e ON e.id = t.entity_id
+       SELECT t.spend FROM spend t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
+     listed AS MATERIALIZED (
+       SELECT e.id, e.name, t.spend
+         FROM spend t JOIN ${table} e ON e.id = t.entity_id
         WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT spend FROM cutoff)
         ORDER BY t.spend DESC, e.name COLLATE "C", e.id
         LIMIT ${limit}),
-     dominant AS (
-       SELECT DISTINCT ON (t.entity_id) t.entity_id, t.result_type, t.results, t.reported_spend
+     by_type AS (
+       SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
+              sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks, sum(parts.link_clicks) AS link_clicks,
+              max(parts.reach_peak) AS reach_peak, sum(parts.reach_sum) AS reach_days, sum(parts.results) AS results
+         FROM (${parts(' AND entity_id = ANY(ARRAY(SELECT id FROM listed))')}) parts
+        GROUP BY parts.entity_id, parts.result_type),
+     -- The dominant result type (most spend; ties alphabetical) is picked in the same aggregate as the
+     -- totals: a separate DISTINCT ON joined back was planned as a nested loop on the misestimated rows.
+     totals AS (
+       SELECT t.entity_id, sum(t.impressions) AS impressions, sum(t.clicks) AS clicks, sum(t.link_clicks) AS link_clicks,
+              max(t.reach_peak) AS reach_peak, sum(t.reach_days) AS reach_days,
+              (array_agg(t.result_type ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS result_type,
+              (array_agg(t.results ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS results,
+              (array_agg(t.reported_spend ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS reported_spend
          FROM by_type t
-        WHERE t.result_type IS NOT NULL AND t.entity_id IN (SELECT id FROM listed)
-        ORDER BY t.entity_id, t.spend DESC, t.result_type)
+        GROUP BY t.entity_id)
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
             ${rows.level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
-            l.spend::text, l.impressions::text, l.clicks::text, l.link_clicks::text,
-            l.reach_peak::text, l.reach_days::text,
-            d.result_type, d.results::text, d.reported_spend::text,
+            l.spend::text, f.impressions::text, f.clicks::text, f.link_clicks::text,
+            f.reach_peak::text, f.reach_days::text,
+            f.result_type, f.results::text, f.reported_spend::text,
             a.id AS account_id, a.platform_account_id, a.name AS account_name, a.currency,
             a.client_id, cl.name AS client_name,
             ${hasCampaign ? 'cp.id' : 'NULL::uuid'} AS campaign_id,
@@ -424,7 +438,7 @@ export function entityAggregates(
        JOIN ad_accounts a ON a.id = e.account_id
        LEFT JOIN clients cl ON cl.id = a.client_id
        ${LINEAGE_JOINS[rows.level]}
-       LEFT JOIN dominant d ON d.entity_id = l.id
+       JOIN totals f ON f.entity_id = l.id
       ORDER BY l.spend DESC, l.name COLLATE "C", l.id`,
     p.values,
   );
