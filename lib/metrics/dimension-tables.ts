@@ -236,7 +236,8 @@ function monthSplitParams(range: DayRange | null): Array<IsoDay | null> {
  * summed over resources); then the ranking per dimension. The label and detail of a key are those of its latest
  * day in `current` (when several resources report the key that day, the row with the greatest
  * label), looked up in the daily table for the listed keys only, by the full primary key, so that no
- * text is carried through the aggregation.
+ * text is carried through the aggregation; the lookup is skipped for the compare rows (the condition is
+ * inside the lateral subquery: as a join condition it would still run the lookup for every row).
  */
 export async function dimensionTables<D extends string>(
   source: DimensionSource<D>,
@@ -289,9 +290,10 @@ export async function dimensionTables<D extends string>(
   const labels = source.labelled
     ? `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
-          WHERE l.${resource} = ANY($1::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
+          WHERE k.period = 'current'
+            AND l.${resource} = ANY($1::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
           ORDER BY l.label DESC LIMIT 1
-       ) l ON k.period = 'current'`
+       ) l ON true`
     : '';
   const rows = await sql<Record<string, string | null> & { period: string; dimension: D; key: string; label: string | null; detail: string | null }>(
     `WITH keyed AS (
