@@ -12,10 +12,13 @@
 //
 // Index use: the daily totals (one row per resource and day, small) are read by their primary key
 // (resource id, date). The dimension tables read the whole calendar months of a range from the
-// monthly rollups (`*_dimensions_monthly`, primary key (resource id, dimension, month, key), kept
-// equal to the daily rows by triggers, see migration 20261122110000_web_store_rollups) and only the
-// days of the partial months at the range's ends from the daily tables (primary key (resource id,
-// dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366 daily ones.
+// monthly rollups (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the
+// whole ten-day blocks of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day
+// rollups (`*_dimensions_tenday`, same key with the block's first day), both kept equal to the daily
+// rows by triggers (migrations 20261122110000_web_store_rollups, 20261122120000_web_store_tenday_rollups),
+// and only the remaining days, at most ten at each end, from the daily tables (primary key
+// (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
+// daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days.
 import { z } from 'zod';
 import { sql } from '../db';
 import { addDays, eachDay, type IsoDay } from '../time/days';
@@ -62,6 +65,8 @@ export interface DimensionSource<D extends string> {
    * sum, or for a people count the month's peak day, with its sum of days in `<column>_days`.
    */
   monthlyTable: string;
+  /** Its ten-day rollup: the same columns per ten-day block, keyed by (resource column, dimension, block, key). */
+  tenDayTable: string;
   resourceColumn: string;
   /** The PostgreSQL enum type of the `dimension` column. */
   dimensionType: string;
@@ -93,27 +98,72 @@ export interface DimensionRow {
   previous: Sums | null;
 }
 
-/**
- * A range as the whole calendar months it contains (`months`: first day of the first and of the last
- * such month) and the days before and after them; each part null when empty.
- */
-export interface MonthSplit {
-  head: DayRange | null;
-  months: DayRange | null;
-  tail: DayRange | null;
+/** A stretch of days as the whole units (months, ten-day blocks) it contains and the days before and after them. */
+interface UnitSplit {
+  before: DayRange | null;
+  /** First day of the first and of the last whole unit. */
+  whole: DayRange | null;
+  after: DayRange | null;
+}
+
+interface Unit {
+  /** The first day of the unit holding `day`. */
+  start(day: IsoDay): IsoDay;
+  /** The first day of the unit after the one holding `day`. */
+  next(day: IsoDay): IsoDay;
 }
 
 const firstOfMonth = (day: IsoDay): IsoDay => `${day.slice(0, 8)}01`;
 const firstOfNextMonth = (day: IsoDay): IsoDay => firstOfMonth(addDays(firstOfMonth(day), 31));
+const MONTHS: Unit = { start: firstOfMonth, next: firstOfNextMonth };
 
-export function splitByMonths({ from, to }: DayRange): MonthSplit {
-  const firstWhole = from === firstOfMonth(from) ? from : firstOfNextMonth(from);
-  const afterLastWhole = addDays(to, 1) === firstOfNextMonth(to) ? addDays(to, 1) : firstOfMonth(to);
-  if (firstWhole >= afterLastWhole) return { head: { from, to }, months: null, tail: null };
+/** Ten-day blocks: days 1-10, 11-20 and 21 to the month's end, as kept by the `*_dimensions_tenday` rollups. */
+const blockOfDay = (day: IsoDay) => Math.min(Math.floor((Number(day.slice(8)) - 1) / 10), 2);
+const TEN_DAY_BLOCKS: Unit = {
+  start: (day) => `${day.slice(0, 8)}${['01', '11', '21'][blockOfDay(day)]}`,
+  next: (day) => (blockOfDay(day) === 2 ? firstOfNextMonth(day) : addDays(TEN_DAY_BLOCKS.start(day), 10)),
+};
+
+function splitBy(unit: Unit, { from, to }: DayRange): UnitSplit {
+  const firstWhole = from === unit.start(from) ? from : unit.next(from);
+  const afterLastWhole = addDays(to, 1) === unit.next(to) ? addDays(to, 1) : unit.start(to);
+  if (firstWhole >= afterLastWhole) return { before: { from, to }, whole: null, after: null };
   return {
-    head: from < firstWhole ? { from, to: addDays(firstWhole, -1) } : null,
-    months: { from: firstWhole, to: firstOfMonth(addDays(afterLastWhole, -1)) },
-    tail: afterLastWhole <= to ? { from: afterLastWhole, to } : null,
+    before: from < firstWhole ? { from, to: addDays(firstWhole, -1) } : null,
+    whole: { from: firstWhole, to: unit.start(addDays(afterLastWhole, -1)) },
+    after: afterLastWhole <= to ? { from: afterLastWhole, to } : null,
+  };
+}
+
+/**
+ * A range as it is read: its whole calendar months (`months`: first day of the first and of the last),
+ * the whole ten-day blocks of the stretches before and after them (`headBlocks`, `tailBlocks`: first
+ * day of the first and of the last block) and the remaining days at each end; each part null when empty.
+ */
+export interface RangeSplit {
+  headDays: DayRange | null;
+  headBlocks: DayRange | null;
+  months: DayRange | null;
+  tailBlocks: DayRange | null;
+  tailDays: DayRange | null;
+}
+
+const NOTHING: UnitSplit = { before: null, whole: null, after: null };
+
+export function splitRange(range: DayRange): RangeSplit {
+  const byMonths = splitBy(MONTHS, range);
+  const head = byMonths.before ? splitBy(TEN_DAY_BLOCKS, byMonths.before) : NOTHING;
+  const tail = byMonths.after ? splitBy(TEN_DAY_BLOCKS, byMonths.after) : NOTHING;
+  // A month boundary is a block boundary. The stretch after the last whole month starts a block: its
+  // days are those after its whole blocks, or all of it (`tail.before`) when it holds none. The stretch
+  // before the first whole month ends a block, so `head.after` is empty, except when the range holds no
+  // whole month: it is then all `byMonths.before`, there is no tail, and its last days are `head.after`.
+  return {
+    headDays: head.before,
+    headBlocks: head.whole,
+    months: byMonths.whole,
+    tailBlocks: tail.whole,
+    tailDays: head.after ?? tail.before ?? tail.after,
   };
 }
 
@@ -221,17 +271,18 @@ export async function aggregatePeriods(
   return { current: aggregate('current', current), previous: previous ? aggregate('previous', previous) : null };
 }
 
-/** The parameters of a range for `dimensionTables`: its head days, whole months and tail days (from, to each). */
-function monthSplitParams(range: DayRange | null): Array<IsoDay | null> {
-  const split = range ? splitByMonths(range) : { head: null, months: null, tail: null };
-  return [split.head, split.months, split.tail].flatMap((part) => [part?.from ?? null, part?.to ?? null]);
+/** The parameters of a range for `dimensionTables`: its parts in `RangeSplit` order (from, to each; null when empty). */
+function rangeSplitParams(range: DayRange | null): Array<IsoDay | null> {
+  const split = range ? splitRange(range) : null;
+  const parts = split ? [split.headDays, split.headBlocks, split.months, split.tailBlocks, split.tailDays] : Array<null>(5).fill(null);
+  return parts.flatMap((part) => [part?.from ?? null, part?.to ?? null]);
 }
 
 /**
  * The dimension tables of `resourceIds`: for each dimension, the `limit` keys with the most of
  * `sortBy` in `current` (descending, then key in byte order), each with its figures in `previous`
- * too. One statement: per range, the rollup rows of its whole months and the daily rows of its other
- * days (UNION ALL, same columns: a day is a month of one day), aggregated per key (sums, person-days,
+ * too. One statement: per range, the rollup rows of its whole months and ten-day blocks and the daily
+ * rows of its other days (UNION ALL, same columns: a day is a month of one day), aggregated per key (sums, person-days,
  * latest day) and, for the people counts only, per resource and key (peak) and then per key (peaks
  * summed over resources); then the ranking per dimension. The label and detail of a key are those of its latest
  * day in `current` (when several resources report the key that day, the row with the greatest
@@ -251,16 +302,20 @@ export async function dimensionTables<D extends string>(
   const resource = source.resourceColumn;
   const scope = (alias: string) => `${alias}.${resource} = ANY($1::uuid[]) AND ${alias}.dimension = ANY($2::"${source.dimensionType}"[])`;
   // The range's rows with `columns` (daily expression, rollup column): the rollup rows of its whole
-  // months and the daily rows of its other days, with the same columns (a day is a month of one day).
+  // months and ten-day blocks and the daily rows of its other days, with the same columns (a day is a
+  // month of one day). `refs` are the range's parts in `RangeSplit` order; an empty part's bounds are null.
   const parts = (refs: string[], columns: Array<[string, string, string]>) => {
-    const [headFrom, headTo, monthsFrom, monthsTo, tailFrom, tailTo] = refs;
+    const [headDaysFrom, headDaysTo, headBlocksFrom, headBlocksTo, monthsFrom, monthsTo, tailBlocksFrom, tailBlocksTo, tailDaysFrom, tailDaysTo] = refs;
     const select = (alias: string, day: string) =>
       `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key, ${day} AS last_day, ${columns
-        .map(([name, expression, column]) => `${alias === 't' ? expression : `m.${column}`} AS ${quote(name)}`)
+        .map(([name, expression, column]) => `${alias === 't' ? expression : `${alias}.${column}`} AS ${quote(name)}`)
         .join(', ')}`;
     const fromDays = (from: string, to: string) => `${select('t', 't.date')} FROM ${source.table} t WHERE ${scope('t')} AND t.date BETWEEN ${from}::date AND ${to}::date`;
+    const fromBlocks = (from: string, to: string) =>
+      `${select('b', 'b.last_day')} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block BETWEEN ${from}::date AND ${to}::date`;
     return `${select('m', 'm.last_day')} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month BETWEEN ${monthsFrom}::date AND ${monthsTo}::date
-      UNION ALL ${fromDays(headFrom!, headTo!)} UNION ALL ${fromDays(tailFrom!, tailTo!)}`;
+      UNION ALL ${fromBlocks(headBlocksFrom!, headBlocksTo!)} UNION ALL ${fromBlocks(tailBlocksFrom!, tailBlocksTo!)}
+      UNION ALL ${fromDays(headDaysFrom!, headDaysTo!)} UNION ALL ${fromDays(tailDaysFrom!, tailDaysTo!)}`;
   };
   // Per key: additive sums, person-days and the latest day.
   const sums = (refs: string[]) => {
@@ -281,7 +336,7 @@ export async function dimensionTables<D extends string>(
         FROM (${parts(refs, columns)}) parts GROUP BY resource, dimension, key
       ) per_resource GROUP BY dimension, key`;
   };
-  const keyed = perPeriod(current, previous, monthSplitParams, 4, (refs) =>
+  const keyed = perPeriod(current, previous, rangeSplitParams, 4, (refs) =>
     peakNames.length
       ? `SELECT s.*, ${peakNames.map((name) => `p.${quote(name)}`).join(', ')}
          FROM (${sums(refs)}) s JOIN (${peaks(refs)}) p ON p.dimension = s.dimension AND p.key = s.key`

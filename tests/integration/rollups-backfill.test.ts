@@ -6,11 +6,11 @@ import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
 import { createDatabase, dropDatabase } from '../support/database';
 
-const WEB_STORE_ROLLUPS = '20261122110000_web_store_rollups';
+const WEB_STORE_ROLLUPS = ['20261122110000_web_store_rollups', '20261122120000_web_store_tenday_rollups'];
 const ROLLUPS = [
-  { monthly: 'analytics_dimensions_monthly', daily: 'analytics_dimensions_daily', resource: 'analytics_property_id', measure: 'sessions' },
-  { monthly: 'search_console_dimensions_monthly', daily: 'search_console_dimensions_daily', resource: 'search_console_site_id', measure: 'clicks' },
-  { monthly: 'store_dimensions_monthly', daily: 'store_dimensions_daily', resource: 'commerce_store_id', measure: 'net_sales' },
+  { monthly: 'analytics_dimensions_monthly', tenDay: 'analytics_dimensions_tenday', daily: 'analytics_dimensions_daily', resource: 'analytics_property_id', measure: 'sessions' },
+  { monthly: 'search_console_dimensions_monthly', tenDay: 'search_console_dimensions_tenday', daily: 'search_console_dimensions_daily', resource: 'search_console_site_id', measure: 'clicks' },
+  { monthly: 'store_dimensions_monthly', tenDay: 'store_dimensions_tenday', daily: 'store_dimensions_daily', resource: 'commerce_store_id', measure: 'net_sales' },
 ];
 
 describe('rollup migrations on a database that already has data', () => {
@@ -23,12 +23,12 @@ describe('rollup migrations on a database that already has data', () => {
     await seedDatabase(database.url, { scale: 'tiny', seed: 3, endDate: '2026-03-31' });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    // Undo the web/store rollup migration while keeping the data, then apply it again.
-    await client.query(`DROP TABLE ${ROLLUPS.map((r) => r.monthly).join(', ')} CASCADE`);
-    await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate CASCADE`);
+    // Undo the web/store rollup migrations while keeping the data, then apply them again.
+    await client.query(`DROP TABLE ${ROLLUPS.flatMap((r) => [r.monthly, r.tenDay]).join(', ')} CASCADE`);
+    await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);
     for (const r of ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);
-    await client.query('DELETE FROM "_prisma_migrations" WHERE migration_name = $1', [WEB_STORE_ROLLUPS]);
-    expect(await applyMigrations(database.url)).toEqual([WEB_STORE_ROLLUPS]);
+    await client.query('DELETE FROM "_prisma_migrations" WHERE migration_name = ANY($1)', [WEB_STORE_ROLLUPS]);
+    expect(await applyMigrations(database.url)).toEqual(WEB_STORE_ROLLUPS);
   });
 
   afterAll(async () => {
@@ -36,15 +36,32 @@ describe('rollup migrations on a database that already has data', () => {
     await dropDatabase(database.name);
   });
 
-  it('fills every monthly group from the daily rows', async () => {
+  it('fills every monthly and ten-day group from the daily rows', async () => {
+    const periods = [
+      { table: 'monthly', period: `date_trunc('month', date)` },
+      { table: 'tenDay', period: `date_trunc('month', date) + least((extract(day from date)::int - 1) / 10, 2) * interval '10 days'` },
+    ] as const;
     for (const r of ROLLUPS) {
-      const { rows } = await client.query<{ monthly: string; daily: string; groups: string; expected_groups: string }>(`
-        SELECT (SELECT sum(${r.measure})::text FROM ${r.monthly}) AS monthly,
-               (SELECT sum(${r.measure})::text FROM ${r.daily}) AS daily,
-               (SELECT count(*)::text FROM ${r.monthly}) AS groups,
-               (SELECT count(DISTINCT (${r.resource}, dimension, date_trunc('month', date), key))::text FROM ${r.daily}) AS expected_groups`);
-      expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
-      expect(rows[0]).toEqual({ monthly: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
+      for (const { table, period } of periods) {
+        const { rows } = await client.query<{ rollup: string; daily: string; groups: string; expected_groups: string }>(`
+          SELECT (SELECT sum(${r.measure})::text FROM ${r[table]}) AS rollup,
+                 (SELECT sum(${r.measure})::text FROM ${r.daily}) AS daily,
+                 (SELECT count(*)::text FROM ${r[table]}) AS groups,
+                 (SELECT count(DISTINCT (${r.resource}, dimension, ${period}, key))::text FROM ${r.daily}) AS expected_groups`);
+        expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
+        expect(rows[0], r[table]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
+      }
+    }
+  });
+
+  // Last: it empties this test's own database.
+  it('empties both rollups when a daily table is truncated', async () => {
+    for (const r of ROLLUPS) {
+      await client.query(`TRUNCATE ${r.daily}`);
+      const { rows } = await client.query<{ monthly: number; ten_day: number }>(
+        `SELECT (SELECT count(*)::int FROM ${r.monthly}) AS monthly, (SELECT count(*)::int FROM ${r.tenDay}) AS ten_day`,
+      );
+      expect(rows[0]).toEqual({ monthly: 0, ten_day: 0 });
     }
   });
 });

@@ -1,8 +1,8 @@
-// The monthly rollups of the dimension tables (analytics, search console, store) stay equal to their
-// daily rows through inserts, upserts, updates (values, and rows moving to another month, key or
-// resource) and deletes; and the dimension tables of the endpoints, which read whole months from the
-// rollups and the other days from the daily tables, equal figures computed here from the daily rows
-// over ranges that start and end inside months. Every expectation is plain JS over rows read back.
+// The monthly and ten-day rollups of the dimension tables (analytics, search console, store) stay equal
+// to their daily rows through inserts, upserts, updates (values, and rows moving to another month, key
+// or resource) and deletes; and the dimension tables of the endpoints, which read whole months and
+// whole ten-day blocks from the rollups and the other days from the daily tables, equal figures
+// computed here from the daily rows over ranges that start and end inside months and blocks. Every expectation is plain JS over rows read back.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
@@ -16,8 +16,9 @@ import { approx, createOrg, inRange, insertRows, peak, random, rankedKeys, total
 interface RollupSpec {
   daily: string;
   monthly: string;
+  tenDay: string;
   resource: string;
-  /** Monthly column → how it follows from the daily rows of its group. */
+  /** Rollup column → how it follows from the daily rows of its group. */
   columns: Record<string, (rows: Row[]) => number | null>;
   /** Floating-point columns: compared within 1e-6, as sums added in another order may differ in the last bits. */
   floats: string[];
@@ -32,6 +33,7 @@ const peakOf = (column: string) => (rows: Row[]) => {
 const ANALYTICS: RollupSpec = {
   daily: 'analytics_dimensions_daily',
   monthly: 'analytics_dimensions_monthly',
+  tenDay: 'analytics_dimensions_tenday',
   resource: 'analytics_property_id',
   columns: {
     sessions: summed('sessions'),
@@ -57,6 +59,7 @@ const ANALYTICS: RollupSpec = {
 const SEARCH: RollupSpec = {
   daily: 'search_console_dimensions_daily',
   monthly: 'search_console_dimensions_monthly',
+  tenDay: 'search_console_dimensions_tenday',
   resource: 'search_console_site_id',
   columns: {
     clicks: summed('clicks'),
@@ -71,6 +74,7 @@ const STORE_MONEY = ['gross_sales', 'discounts', 'returns', 'net_sales', 'shippi
 const STORE: RollupSpec = {
   daily: 'store_dimensions_daily',
   monthly: 'store_dimensions_monthly',
+  tenDay: 'store_dimensions_tenday',
   resource: 'commerce_store_id',
   columns: {
     ...Object.fromEntries(STORE_MONEY.map((column) => [column, summed(column, true)])),
@@ -93,21 +97,28 @@ async function readRows(table: string, resource: string, ids: string[], dateColu
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, text.has(column) || value === null ? (value as string | null) : Number(value)])));
 }
 
-/** The monthly rows the daily rows of `ids` call for, computed here. */
-async function expectedRollup(spec: RollupSpec, ids: string[]): Promise<Row[]> {
+/** A rollup's period column and the first day of the period of a day: calendar months, or ten-day blocks (1-10, 11-20, 21 to the end). */
+const PERIODS = {
+  month: (day: string) => `${day.slice(0, 8)}01`,
+  block: (day: string) => `${day.slice(0, 8)}${Number(day.slice(8)) <= 10 ? '01' : Number(day.slice(8)) <= 20 ? '11' : '21'}`,
+};
+type Period = keyof typeof PERIODS;
+
+/** The rollup rows (monthly or ten-day) the daily rows of `ids` call for, computed here. */
+async function expectedRollup(spec: RollupSpec, ids: string[], period: Period): Promise<Row[]> {
   const groups = new Map<string, Row[]>();
   for (const row of await readRows(spec.daily, spec.resource, ids, ['date'])) {
-    const group = [row[spec.resource], row.dimension, `${(row.date as string).slice(0, 8)}01`, row.key].join('|');
+    const group = [row[spec.resource], row.dimension, PERIODS[period](row.date as string), row.key].join('|');
     const rows = groups.get(group) ?? [];
     rows.push(row);
     groups.set(group, rows);
   }
   return [...groups.entries()].map(([group, rows]) => {
-    const [resource, dimension, month, key] = group.split('|');
+    const [resource, dimension, start, key] = group.split('|');
     return {
       [spec.resource]: resource!,
       dimension: dimension!,
-      month: month!,
+      [period]: start!,
       key: key!,
       last_day: rows.map((row) => row.date as string).sort().at(-1)!,
       ...Object.fromEntries(
@@ -120,16 +131,19 @@ async function expectedRollup(spec: RollupSpec, ids: string[]): Promise<Row[]> {
   });
 }
 
-const groupOrder = (spec: RollupSpec) => (a: Row, b: Row) => {
-  const keyOf = (row: Row) => [row[spec.resource], row.dimension, row.month, row.key].join('|');
+const groupOrder = (spec: RollupSpec, period: Period) => (a: Row, b: Row) => {
+  const keyOf = (row: Row) => [row[spec.resource], row.dimension, row[period], row.key].join('|');
   return keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0;
 };
 
+/** Both rollups of `spec` hold exactly the rows computed here from the daily rows of `ids`. */
 async function expectRollupMatches(spec: RollupSpec, ids: string[]): Promise<void> {
-  const actual = await readRows(spec.monthly, spec.resource, ids, ['month', 'last_day']);
-  const expected = await expectedRollup(spec, ids);
-  expect(expected.length).toBeGreaterThan(0);
-  expect(actual.sort(groupOrder(spec))).toEqual(approx(expected.sort(groupOrder(spec))));
+  for (const [table, period] of [[spec.monthly, 'month'], [spec.tenDay, 'block']] as const) {
+    const actual = await readRows(table, spec.resource, ids, [period, 'last_day']);
+    const expected = await expectedRollup(spec, ids, period);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(actual.sort(groupOrder(spec, period)), table).toEqual(approx(expected.sort(groupOrder(spec, period))));
+  }
 }
 
 // ───────────────────────── fixtures ─────────────────────────
@@ -241,7 +255,7 @@ beforeAll(async () => {
 
 // ───────────────────────── rollup consistency ─────────────────────────
 
-describe('monthly rollups follow the daily rows', () => {
+describe('monthly and ten-day rollups follow the daily rows', () => {
   it('after the seed (loaded with COPY) and after multi-row inserts', async () => {
     const seeded = inject('seed').orgs[0]!.id;
     const idsOf = async (table: string) => (await sql<{ id: string }>(`SELECT id FROM ${table} WHERE org_id = $1`, [seeded])).map((row) => row.id);
@@ -341,10 +355,12 @@ function picked(rows: TableRow[], names: string[]) {
   }));
 }
 
-// Head days, whole months and tail days; one inside a single month; whole months only.
+// Head day, head block, whole months and a tail block; inside one month (head days, a block, tail
+// days); across two partial months (four whole blocks between head and tail days); whole months only.
 const RANGES = [
   ['2025-01-20', '2025-04-10'],
   ['2025-03-03', '2025-03-29'],
+  ['2025-01-05', '2025-02-24'],
   ['2025-02-01', '2025-04-30'],
 ] as const;
 

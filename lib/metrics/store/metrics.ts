@@ -40,6 +40,7 @@ export type StoreDimension = (typeof STORE_TABLES)[keyof typeof STORE_TABLES];
 export const STORE_DIMENSIONS: DimensionSource<StoreDimension> = {
   table: 'store_dimensions_daily',
   monthlyTable: 'store_dimensions_monthly',
+  tenDayTable: 'store_dimensions_tenday',
   resourceColumn: 'commerce_store_id',
   dimensionType: 'StoreDimension',
   dimensions: Object.values(STORE_TABLES),

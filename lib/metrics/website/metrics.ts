@@ -45,6 +45,7 @@ export type WebDimension = (typeof WEB_TABLES)[keyof typeof WEB_TABLES];
 export const ANALYTICS_DIMENSIONS: DimensionSource<WebDimension> = {
   table: 'analytics_dimensions_daily',
   monthlyTable: 'analytics_dimensions_monthly',
+  tenDayTable: 'analytics_dimensions_tenday',
   resourceColumn: 'analytics_property_id',
   dimensionType: 'AnalyticsDimension',
   dimensions: Object.values(WEB_TABLES),
@@ -172,6 +173,7 @@ export type SearchDimension = (typeof SEARCH_TABLES)[keyof typeof SEARCH_TABLES]
 export const SEARCH_DIMENSIONS: DimensionSource<SearchDimension> = {
   table: 'search_console_dimensions_daily',
   monthlyTable: 'search_console_dimensions_monthly',
+  tenDayTable: 'search_console_dimensions_tenday',
   resourceColumn: 'search_console_site_id',
   dimensionType: 'SearchDimension',
   dimensions: Object.values(SEARCH_TABLES),
