@@ -44,6 +44,16 @@ export async function sql<Row extends pg.QueryResultRow>(text: string, values: u
   return result.rows;
 }
 
+/**
+ * Runs one statement prepared under `name` on each pooled connection: PostgreSQL parses it once per
+ * connection instead of on every call. For small statements on every request's path whose plan does
+ * not depend on the values (a lookup by a unique key); `name` must be unique to `text`.
+ */
+export async function preparedSql<Row extends pg.QueryResultRow>(name: string, text: string, values: unknown[]): Promise<Row[]> {
+  const result = await db().pool.query<Row>({ name, text, values });
+  return result.rows;
+}
+
 export async function closeDb(): Promise<void> {
   const current = globalForDb.metricsDb;
   globalForDb.metricsDb = undefined;

@@ -1,6 +1,6 @@
 // Verifies the API key of a request. Used by proxy.ts for every /api/v1 request, and by the route
 // itself when a request arrives without the proxy's signed hand-off (so skipping the proxy reads nothing).
-import { sql } from '../db';
+import { preparedSql } from '../db';
 import { ApiError } from '../http/errors';
 import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
 import type { AuthContext } from './context';
@@ -48,6 +48,7 @@ interface KeyRow {
   client_ids: string[] | null;
 }
 
+// On every request: prepared once per pooled connection (see preparedSql).
 const KEY_LOOKUP = `
   SELECT k.id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, o.id AS org_id, o.name AS org_name,
          CASE WHEN k.restricted_to_clients THEN
@@ -66,7 +67,7 @@ export async function authenticate(request: Request): Promise<AuthContext> {
   if (!match || !KEY_PATTERN.test(match[1]!)) {
     throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
   }
-  const [row] = await sql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
+  const [row] = await preparedSql<KeyRow>('api-key-lookup', KEY_LOOKUP, [hashKey(match[1]!)]);
   const now = Date.now();
   if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now)) {
     // One answer for unknown, revoked and expired keys: nothing about a key's history is disclosed.
