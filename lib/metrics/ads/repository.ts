@@ -397,11 +397,16 @@ export function entityAggregates(
      -- included) need their name for the order, not every entity of the organisation.
      cutoff AS (
        SELECT t.spend FROM spend t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
+     -- The name of each entity past the cutoff, looked up by primary key: as a join, the planner
+     -- expected thousands of such entities (it cannot know the cutoff) and hashed the whole entity table.
+     -- An insight row whose entity row is missing has no name and is not listed, as with a join.
      listed AS MATERIALIZED (
-       SELECT e.id, e.name, t.spend
-         FROM spend t JOIN ${table} e ON e.id = t.entity_id
-        WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT spend FROM cutoff)
-        ORDER BY t.spend DESC, e.name COLLATE "C", e.id
+       SELECT c.entity_id AS id, c.name, c.spend
+         FROM (SELECT t.entity_id, t.spend, (SELECT e.name FROM ${table} e WHERE e.id = t.entity_id) AS name
+                 FROM spend t
+                WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT spend FROM cutoff)) c
+        WHERE c.name IS NOT NULL
+        ORDER BY c.spend DESC, c.name COLLATE "C", c.entity_id
         LIMIT ${limit}),
      by_type AS (
        SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
