@@ -282,9 +282,9 @@ function rangeSplitParams(range: DayRange | null): Array<IsoDay | null> {
  * The dimension tables of `resourceIds`: for each dimension, the `limit` keys with the most of
  * `sortBy` in `current` (descending, then key in byte order), each with its figures in `previous`
  * too. One statement: per range, the rollup rows of its whole months and ten-day blocks and the daily
- * rows of its other days (UNION ALL, same columns: a day is a month of one day), aggregated per key (sums, person-days,
- * latest day) and, for the people counts only, per resource and key (peak) and then per key (peaks
- * summed over resources); then the ranking per dimension. The label and detail of a key are those of its latest
+ * rows of its other days (UNION ALL, same columns: a day is a month of one day), aggregated per resource
+ * and key (sums, person-days, latest day, peaks) and then per key (peaks summed over resources); then
+ * the ranking per dimension. The label and detail of a key are those of its latest
  * day in `current` (when several resources report the key that day, the row with the greatest
  * label), looked up in the daily table for the listed keys only, by the full primary key, so that no
  * text is carried through the aggregation; the lookup is skipped for the compare rows (the condition is
@@ -317,31 +317,25 @@ export async function dimensionTables<D extends string>(
       UNION ALL ${fromBlocks(headBlocksFrom!, headBlocksTo!)} UNION ALL ${fromBlocks(tailBlocksFrom!, tailBlocksTo!)}
       UNION ALL ${fromDays(headDaysFrom!, headDaysTo!)} UNION ALL ${fromDays(tailDaysFrom!, tailDaysTo!)}`;
   };
-  // Per key: additive sums, person-days and the latest day.
-  const sums = (refs: string[]) => {
-    const columns: Array<[string, string, string]> = [
+  // Per key: additive sums, person-days, the latest day and each people count's peak day per resource
+  // summed over the resources. One pass over the range's rows: grouped per resource and key (a few
+  // thousand groups in memory), then per key; without people counts, per key directly.
+  const aggregated = (refs: string[]) => {
+    const summedColumns: Array<[string, string, string]> = [
       ...Object.entries(metrics.summed).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]),
       ...Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [daysName(name), expression, `${rollupColumn(name)}_days`]),
     ];
-    return `SELECT dimension, key, MAX(last_day) AS last_day, ${columns.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`).join(', ')}
-      FROM (${parts(refs, columns)}) parts GROUP BY dimension, key`;
-  };
-  // Per key: each people count's peak day per resource, summed over the resources. Only these narrow
-  // columns go through the per-resource grouping, which stays a small in-memory hash aggregate.
-  const peaks = (refs: string[]) => {
-    const columns = Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]);
-    return `SELECT dimension, key, ${peakNames.map((name) => `SUM(${quote(name)}) AS ${quote(name)}`).join(', ')}
+    const peakColumns = Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]);
+    const rows = `(${parts(refs, [...summedColumns, ...peakColumns])}) parts`;
+    const sumsOf = (columns: Array<[string, string, string]>) => columns.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`);
+    if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rows} GROUP BY dimension, key`;
+    return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf([...summedColumns, ...peakColumns]).join(', ')}
       FROM (
-        SELECT resource, dimension, key, ${peakNames.map((name) => `MAX(${quote(name)}) AS ${quote(name)}`).join(', ')}
-        FROM (${parts(refs, columns)}) parts GROUP BY resource, dimension, key
+        SELECT resource, dimension, key, MAX(last_day) AS last_day, ${[...sumsOf(summedColumns), ...peakColumns.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`)].join(', ')}
+        FROM ${rows} GROUP BY resource, dimension, key
       ) per_resource GROUP BY dimension, key`;
   };
-  const keyed = perPeriod(current, previous, rangeSplitParams, 4, (refs) =>
-    peakNames.length
-      ? `SELECT s.*, ${peakNames.map((name) => `p.${quote(name)}`).join(', ')}
-         FROM (${sums(refs)}) s JOIN (${peaks(refs)}) p ON p.dimension = s.dimension AND p.key = s.key`
-      : sums(refs),
-  );
+  const keyed = perPeriod(current, previous, rangeSplitParams, 4, aggregated);
   const labels = source.labelled
     ? `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
