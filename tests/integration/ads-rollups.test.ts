@@ -1,8 +1,9 @@
-// The ads rollups (ad_insights_monthly, ad_insights_org_daily, ad_account_breakdowns_monthly) are kept
-// by database triggers: they must equal the daily rows after the seed's COPY and after any insert,
-// update (also one moving a row to another month or entity) and delete; and the endpoints, which read
-// whole months from the rollups and the edge days from the daily tables, must give over ranges with
-// partial months exactly the figures computed from the daily rows.
+// The ads rollups (ad_insights_monthly and _tenday, ad_insights_org_daily, ad_account_breakdowns_monthly
+// and _tenday) are kept by database triggers: they must equal the daily rows after the seed's COPY and
+// after any insert, update (also one moving a row to another month or entity) and delete; and the
+// endpoints, which read whole months and whole ten-day blocks from the rollups and the other days from
+// the daily tables, must give over ranges with partial months exactly the figures computed from the
+// daily rows.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
@@ -30,20 +31,28 @@ const otherOrg = seed.orgs[1]!;
 
 // Each statement lists the rows of one side that the other lacks: both empty means equal.
 // The expectation is the aggregation of the daily rows written here, independently of the migration.
-const MONTHLY_EXPECTED = `
-  SELECT level::text, entity_id, date_trunc('month', date)::date::text AS month, coalesce(result_type, '') AS result_type,
+// The period of a day in each rollup: its month, or its ten-day block (days 1-10, 11-20, 21 to the end).
+const PERIODS = {
+  monthly: `date_trunc('month', date)::date`,
+  tenday: `(date_trunc('month', date) + least((extract(day from date)::int - 1) / 10, 2) * interval '10 days')::date`,
+};
+type Period = keyof typeof PERIODS;
+const PERIOD_COLUMN: Record<Period, string> = { monthly: 'month', tenday: 'block' };
+
+const insightsExpected = (period: Period) => `
+  SELECT level::text, entity_id, ${PERIODS[period]}::text AS period, coalesce(result_type, '') AS result_type,
          count(*)::int AS days, sum(spend)::text AS spend, (sum(spend) FILTER (WHERE results IS NOT NULL))::text AS reported_spend,
          sum(impressions)::text AS impressions, sum(clicks)::text AS clicks, sum(link_clicks)::text AS link_clicks,
          sum(reach)::text AS reach_sum, max(reach)::text AS reach_peak, sum(results)::text AS results,
          sum(video_views)::text AS video_views, sum(video_p100)::text AS video_p100, sum(purchase_value)::text AS purchase_value,
          account_id, campaign_id, ad_set_id, ad_id
     FROM ad_insights_daily WHERE org_id = $1
-   GROUP BY level, entity_id, date_trunc('month', date), coalesce(result_type, ''), account_id, campaign_id, ad_set_id, ad_id`;
-const MONTHLY_ACTUAL = `
-  SELECT level::text, entity_id, month::text, result_type, days, spend::text, reported_spend::text, impressions::text, clicks::text,
+   GROUP BY level, entity_id, ${PERIODS[period]}, coalesce(result_type, ''), account_id, campaign_id, ad_set_id, ad_id`;
+const insightsActual = (period: Period) => `
+  SELECT level::text, entity_id, ${PERIOD_COLUMN[period]}::text, result_type, days, spend::text, reported_spend::text, impressions::text, clicks::text,
          link_clicks::text, reach_sum::text, reach_peak::text, results::text, video_views::text, video_p100::text, purchase_value::text,
          account_id, campaign_id, ad_set_id, ad_id
-    FROM ad_insights_monthly WHERE org_id = $1`;
+    FROM ad_insights_${period} WHERE org_id = $1`;
 const ORG_DAILY_EXPECTED = `
   SELECT level::text, date::text, coalesce(result_type, '') AS result_type, count(*)::int AS row_count, sum(spend)::text AS spend,
          (sum(spend) FILTER (WHERE results IS NOT NULL))::text AS reported_spend, sum(impressions)::text AS impressions,
@@ -54,14 +63,14 @@ const ORG_DAILY_ACTUAL = `
   SELECT level::text, date::text, result_type, row_count, spend::text, reported_spend::text, impressions::text, clicks::text,
          reach_sum::text, results::text, thruplays::text
     FROM ad_insights_org_daily WHERE org_id = $1`;
-const BREAKDOWNS_EXPECTED = `
-  SELECT account_id, breakdown::text, date_trunc('month', date)::date::text AS month, key1, key2, count(*)::int AS days,
+const breakdownsExpected = (period: Period) => `
+  SELECT account_id, breakdown::text, ${PERIODS[period]}::text AS period, key1, key2, count(*)::int AS days,
          sum(spend)::text AS spend, sum(impressions)::text AS impressions, sum(clicks)::text AS clicks, max(reach)::text AS reach_peak
     FROM ad_account_breakdowns_daily WHERE org_id = $1
-   GROUP BY account_id, breakdown, date_trunc('month', date), key1, key2`;
-const BREAKDOWNS_ACTUAL = `
-  SELECT account_id, breakdown::text, month::text, key1, key2, days, spend::text, impressions::text, clicks::text, reach_peak::text
-    FROM ad_account_breakdowns_monthly WHERE org_id = $1`;
+   GROUP BY account_id, breakdown, ${PERIODS[period]}, key1, key2`;
+const breakdownsActual = (period: Period) => `
+  SELECT account_id, breakdown::text, ${PERIOD_COLUMN[period]}::text, key1, key2, days, spend::text, impressions::text, clicks::text, reach_peak::text
+    FROM ad_account_breakdowns_${period} WHERE org_id = $1`;
 
 async function differences(orgId: string, expected: string, actual: string) {
   const [missing, extra] = await Promise.all([
@@ -74,15 +83,18 @@ async function differences(orgId: string, expected: string, actual: string) {
 /** Asserts that every rollup of the organisation equals the aggregation of its daily rows (and is not trivially empty). */
 async function expectRollupsMatchDaily(orgId: string): Promise<void> {
   const none = { missing: [], extra: [] };
-  expect(await differences(orgId, MONTHLY_EXPECTED, MONTHLY_ACTUAL)).toEqual(none);
+  for (const period of ['monthly', 'tenday'] as const) {
+    expect(await differences(orgId, insightsExpected(period), insightsActual(period)), `ad_insights_${period}`).toEqual(none);
+    expect(await differences(orgId, breakdownsExpected(period), breakdownsActual(period)), `ad_account_breakdowns_${period}`).toEqual(none);
+  }
   expect(await differences(orgId, ORG_DAILY_EXPECTED, ORG_DAILY_ACTUAL)).toEqual(none);
-  expect(await differences(orgId, BREAKDOWNS_EXPECTED, BREAKDOWNS_ACTUAL)).toEqual(none);
 }
 
 async function rollupCount(orgId: string): Promise<number> {
   const [row] = await sql<{ n: number }>(
     `SELECT (SELECT count(*) FROM ad_insights_monthly WHERE org_id = $1) + (SELECT count(*) FROM ad_insights_org_daily WHERE org_id = $1)
-          + (SELECT count(*) FROM ad_account_breakdowns_monthly WHERE org_id = $1) AS n`,
+          + (SELECT count(*) FROM ad_account_breakdowns_monthly WHERE org_id = $1)
+          + (SELECT count(*) FROM ad_insights_tenday WHERE org_id = $1) + (SELECT count(*) FROM ad_account_breakdowns_tenday WHERE org_id = $1) AS n`,
     [orgId],
   );
   return Number(row!.n);
@@ -190,7 +202,8 @@ describe('ads rollups under inserts, updates and deletes', () => {
 });
 
 describe('ads endpoints over ranges with partial months', () => {
-  // Whole March and April from the rollups, 14–28 February and 1–9 May from the daily rows.
+  // Whole March and April from the monthly rollups, 21–28 February from the ten-day ones, 14–20 February
+  // and 1–9 May from the daily rows.
   const FROM = '2026-02-14';
   const TO = '2026-05-09';
   let key: string;

@@ -6,12 +6,18 @@ import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
 import { createDatabase, dropDatabase } from '../support/database';
 
-const WEB_STORE_ROLLUPS = ['20261122110000_web_store_rollups', '20261122120000_web_store_tenday_rollups'];
-const ROLLUPS = [
-  { monthly: 'analytics_dimensions_monthly', tenDay: 'analytics_dimensions_tenday', daily: 'analytics_dimensions_daily', resource: 'analytics_property_id', measure: 'sessions' },
-  { monthly: 'search_console_dimensions_monthly', tenDay: 'search_console_dimensions_tenday', daily: 'search_console_dimensions_daily', resource: 'search_console_site_id', measure: 'clicks' },
-  { monthly: 'store_dimensions_monthly', tenDay: 'store_dimensions_tenday', daily: 'store_dimensions_daily', resource: 'commerce_store_id', measure: 'net_sales' },
+const REAPPLIED = ['20261122110000_web_store_rollups', '20261122120000_web_store_tenday_rollups', '20261122130000_ads_tenday_rollups'];
+/** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
+const WEB_STORE_ROLLUPS = [
+  { monthly: 'analytics_dimensions_monthly', tenDay: 'analytics_dimensions_tenday', daily: 'analytics_dimensions_daily', group: 'analytics_property_id, dimension, key', measure: 'sessions' },
+  { monthly: 'search_console_dimensions_monthly', tenDay: 'search_console_dimensions_tenday', daily: 'search_console_dimensions_daily', group: 'search_console_site_id, dimension, key', measure: 'clicks' },
+  { monthly: 'store_dimensions_monthly', tenDay: 'store_dimensions_tenday', daily: 'store_dimensions_daily', group: 'commerce_store_id, dimension, key', measure: 'net_sales' },
 ];
+const ADS_ROLLUPS = [
+  { monthly: 'ad_insights_monthly', tenDay: 'ad_insights_tenday', daily: 'ad_insights_daily', group: "level, entity_id, coalesce(result_type, '')", measure: 'spend' },
+  { monthly: 'ad_account_breakdowns_monthly', tenDay: 'ad_account_breakdowns_tenday', daily: 'ad_account_breakdowns_daily', group: 'account_id, breakdown, key1, key2', measure: 'spend' },
+];
+const ROLLUPS = [...WEB_STORE_ROLLUPS, ...ADS_ROLLUPS];
 
 describe('rollup migrations on a database that already has data', () => {
   let database: { name: string; url: string };
@@ -23,12 +29,14 @@ describe('rollup migrations on a database that already has data', () => {
     await seedDatabase(database.url, { scale: 'tiny', seed: 3, endDate: '2026-03-31' });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    // Undo the web/store rollup migrations while keeping the data, then apply them again.
-    await client.query(`DROP TABLE ${ROLLUPS.flatMap((r) => [r.monthly, r.tenDay]).join(', ')} CASCADE`);
+    // Undo the web/store rollup migrations and the ads ten-day one while keeping the data, then apply
+    // them again (the ads monthly rollups stay: the ads ten-day migration rebuilds them from the blocks).
+    await client.query(`DROP TABLE ${[...WEB_STORE_ROLLUPS.flatMap((r) => [r.monthly, r.tenDay]), ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
+    await client.query(`TRUNCATE ${ADS_ROLLUPS.map((r) => r.monthly).join(', ')}`);
     await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);
-    for (const r of ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);
-    await client.query('DELETE FROM "_prisma_migrations" WHERE migration_name = ANY($1)', [WEB_STORE_ROLLUPS]);
-    expect(await applyMigrations(database.url)).toEqual(WEB_STORE_ROLLUPS);
+    for (const r of WEB_STORE_ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);
+    await client.query('DELETE FROM "_prisma_migrations" WHERE migration_name = ANY($1)', [REAPPLIED]);
+    expect(await applyMigrations(database.url)).toEqual(REAPPLIED);
   });
 
   afterAll(async () => {
@@ -47,7 +55,7 @@ describe('rollup migrations on a database that already has data', () => {
           SELECT (SELECT sum(${r.measure})::text FROM ${r[table]}) AS rollup,
                  (SELECT sum(${r.measure})::text FROM ${r.daily}) AS daily,
                  (SELECT count(*)::text FROM ${r[table]}) AS groups,
-                 (SELECT count(DISTINCT (${r.resource}, dimension, ${period}, key))::text FROM ${r.daily}) AS expected_groups`);
+                 (SELECT count(DISTINCT (${r.group}, ${period}))::text FROM ${r.daily}) AS expected_groups`);
         expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
         expect(rows[0], r[table]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
       }

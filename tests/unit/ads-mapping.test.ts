@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capRows, clientLineage, dominantResultType, entityFigures, isBreakdownStale, singleCurrency } from '@/lib/metrics/ads/mapping';
-import { splitRange, type EntityAggregateRow } from '@/lib/metrics/ads/repository';
+import type { EntityAggregateRow } from '@/lib/metrics/ads/repository';
 
 describe('dominantResultType', () => {
   it('reports the type carrying the most spend, never a mix', () => {
@@ -88,33 +88,5 @@ describe('isBreakdownStale', () => {
 
   it('is final when fetched 28 days or more after the range ended', () => {
     expect(isBreakdownStale(new Date('2026-06-28T00:00:00Z'), '2026-05-31', now)).toBe(false);
-  });
-});
-
-describe('splitRange', () => {
-  it('reads whole months from the rollup and the edge days from the daily rows', () => {
-    expect(splitRange('2025-11-21', '2026-11-21')).toEqual({
-      months: { from: '2025-12-01', to: '2026-11-01' },
-      days: [
-        { from: '2025-11-21', to: '2025-11-30' },
-        { from: '2026-11-01', to: '2026-11-21' },
-      ],
-    });
-  });
-
-  it('needs no daily rows for ranges of whole months, across a year end and in a leap February', () => {
-    expect(splitRange('2025-12-01', '2026-01-31')).toEqual({ months: { from: '2025-12-01', to: '2026-02-01' }, days: [] });
-    expect(splitRange('2028-02-01', '2028-02-29')).toEqual({ months: { from: '2028-02-01', to: '2028-03-01' }, days: [] });
-  });
-
-  it('reads only daily rows when no whole month fits', () => {
-    expect(splitRange('2026-01-15', '2026-02-14')).toEqual({ months: null, days: [{ from: '2026-01-15', to: '2026-02-14' }] });
-    expect(splitRange('2026-02-01', '2026-02-27')).toEqual({ months: null, days: [{ from: '2026-02-01', to: '2026-02-27' }] });
-    expect(splitRange('2026-03-31', '2026-03-31')).toEqual({ months: null, days: [{ from: '2026-03-31', to: '2026-03-31' }] });
-  });
-
-  it('keeps a single partial edge on either side', () => {
-    expect(splitRange('2026-01-01', '2026-02-10')).toEqual({ months: { from: '2026-01-01', to: '2026-02-01' }, days: [{ from: '2026-02-01', to: '2026-02-10' }] });
-    expect(splitRange('2026-01-31', '2026-02-28')).toEqual({ months: { from: '2026-02-01', to: '2026-03-01' }, days: [{ from: '2026-01-31', to: '2026-01-31' }] });
   });
 });

@@ -2,15 +2,18 @@
 // database (money is summed exactly there); numeric and bigint columns come back as strings and are
 // parsed by mapping.ts. Every statement filters ad_insights_daily by org, level and date first, so that
 // it runs on the (org_id, level, date), (account_id, level, date) or primary-key index.
-// Figures over a range that need no daily detail are read from the monthly rollups (ad_insights_monthly,
-// ad_account_breakdowns_monthly; kept exact by database triggers, see migration 20261122100000_ads_rollups):
-// the whole IST months inside the range from the rollup, the days before and after them from the daily
-// table, UNION ALL, then aggregated per entity or key. Peaks (reach) are the max of the parts. The
-// daily series of a whole organisation come from ad_insights_org_daily (same triggers).
+// Figures over a range that need no daily detail are read from the rollups (ad_insights_monthly and
+// _tenday, ad_account_breakdowns_monthly and _tenday; kept exact by database triggers, see migrations
+// 20261122100000_ads_rollups and 20261122130000_ads_tenday_rollups): the whole IST months inside the
+// range from the monthly rollup, the whole ten-day blocks of its partial months from the ten-day one,
+// the other days from the daily table (see range-split.ts), UNION ALL, then aggregated per entity or
+// key. Peaks (reach) are the max of the parts. The daily series of a whole organisation come from
+// ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql } from '../../db';
-import { addDays, type IsoDay } from '../../time/days';
+import type { DayRange } from '../compare';
+import { splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
 
 /** Positional parameters collected while a statement is written. */
@@ -31,7 +34,7 @@ export type InsightLevel = 'account' | AdLevel;
  */
 export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityId: string } | { accountIds: string[] | null });
 
-/** The row filter as a condition on a table alias (the daily table and the monthly rollup share the columns). */
+/** The row filter as a condition on a table alias (the daily table and the rollups share the columns). */
 function insightCondition(params: Params, rows: InsightRows): (alias: string) => string {
   const org = params.add(rows.orgId);
   const level = params.add(rows.level);
@@ -44,28 +47,22 @@ function insightCondition(params: Params, rows: InsightRows): (alias: string) =>
   return (alias) => `${alias}.org_id = ${org}::uuid AND ${alias}.level = ${level}::"AdLevel"${column ? ` AND ${alias}.${column} ${narrowing}` : ''}`;
 }
 
-function firstOfMonth(day: IsoDay): IsoDay {
-  return `${day.slice(0, 7)}-01`;
-}
+/** Where a part of a range is read: the daily table, or the ten-day or monthly rollup with its period column. */
+type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly'; period: 'block' | 'month' };
 
-function firstOfNextMonth(day: IsoDay): IsoDay {
-  return addDays(firstOfMonth(day), 32).slice(0, 7) + '-01';
-}
-
-/**
- * A range cut for the rollups: the whole calendar months inside it (`months`, first days, `to`
- * exclusive; null when there is none) and the days outside them (`days`, at most one run before and
- * one after). Ads days are IST calendar days, so the months are IST months.
- */
-export function splitRange(from: IsoDay, to: IsoDay): { months: { from: IsoDay; to: IsoDay } | null; days: { from: IsoDay; to: IsoDay }[] } {
-  const firstWhole = from === firstOfMonth(from) ? from : firstOfNextMonth(from);
-  const dayAfter = addDays(to, 1);
-  const afterLastWhole = dayAfter === firstOfMonth(dayAfter) ? dayAfter : firstOfMonth(to);
-  if (firstWhole >= afterLastWhole) return { months: null, days: [{ from, to }] };
-  const days: { from: IsoDay; to: IsoDay }[] = [];
-  if (from < firstWhole) days.push({ from, to: addDays(firstWhole, -1) });
-  if (afterLastWhole <= to) days.push({ from: afterLastWhole, to });
-  return { months: { from: firstWhole, to: afterLastWhole }, days };
+/** The parts of a range as the rollups read it (see range-split.ts), each with its bounds as parameters (inclusive). */
+function rangeParts(p: Params, range: DayRange): Array<{ source: PartSource; from: string; to: string }> {
+  const split = splitRange(range);
+  const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
+  const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
+  const parts: Array<[PartSource, DayRange | null]> = [
+    [monthly, split.months],
+    [tenDay, split.headBlocks],
+    [tenDay, split.tailBlocks],
+    [{ daily: true }, split.headDays],
+    [{ daily: true }, split.tailDays],
+  ];
+  return parts.flatMap(([source, part]) => (part ? [{ source, from: p.add(part.from), to: p.add(part.to) }] : []));
 }
 
 /** The accounts a request reads, as an insight-row filter: null when it reads the whole organisation. */
@@ -252,9 +249,9 @@ export interface BreakdownSumsRow {
 }
 
 /**
- * The overview widgets' account-level breakdowns over the range: whole months from
- * ad_account_breakdowns_monthly (index (org_id, breakdown, month)), the edge days from the daily table
- * (index (org_id, breakdown, date)). Reach is first the peak per account and key (max of the parts),
+ * The overview widgets' account-level breakdowns over the range: whole months and ten-day blocks from
+ * ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)), the other days
+ * from the daily table (index (org_id, breakdown, date)). Reach is first the peak per account and key (max of the parts),
  * then summed over the accounts: different accounts reach different people, the same account on
  * different days largely the same ones.
  */
@@ -265,19 +262,15 @@ export function accountBreakdownSums(orgId: string, accountIds: string[] | null,
   const scope = (alias: string) =>
     `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN ('age_gender', 'platform', 'placement')
              AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
-  const { months, days } = splitRange(from, to);
-  const parts = [
-    ...(months
-      ? [`SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
-            FROM ad_account_breakdowns_monthly m
-           WHERE ${scope('m')} AND m.month >= ${p.add(months.from)}::date AND m.month < ${p.add(months.to)}::date`]
-      : []),
-    ...days.map(
-      (range) => `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
+  const parts = rangeParts(p, { from, to }).map(({ source, from: partFrom, to: partTo }) =>
+    source.daily
+      ? `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
             FROM ad_account_breakdowns_daily b
-           WHERE ${scope('b')} AND b.date BETWEEN ${p.add(range.from)}::date AND ${p.add(range.to)}::date`,
-    ),
-  ];
+           WHERE ${scope('b')} AND b.date BETWEEN ${partFrom}::date AND ${partTo}::date`
+      : `SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
+            FROM ad_account_breakdowns_${source.rollup} m
+           WHERE ${scope('m')} AND m.${source.period} BETWEEN ${partFrom}::date AND ${partTo}::date`,
+  );
   return sql<BreakdownSumsRow>(
     `WITH per_account AS (
        SELECT parts.breakdown, parts.key1, parts.key2, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions,
@@ -360,27 +353,23 @@ export function entityAggregates(
             AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
     search = () => ` AND entity_id IN ${matching}`;
   }
-  const { months, days } = splitRange(range.from, range.to);
-  const monthsFrom = months && p.add(months.from);
-  const monthsTo = months && p.add(months.to);
-  const dayRanges = days.map((part) => ({ from: p.add(part.from), to: p.add(part.to) }));
-  // The rollup parts of the range, narrowed by `narrow` (a condition on entity_id): read twice below,
-  // with the same parameters, once for every entity and once for the listed ones only.
+  const rangeParams = rangeParts(p, range);
+  // The parts of the range, narrowed by `narrow` (a condition on entity_id): read twice below, with the
+  // same parameters, once for every entity and once for the listed ones only.
   const parts = (narrow: string) =>
-    [
-      ...(months
-        ? [`SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
-                 m.link_clicks, m.reach_peak, m.reach_sum, m.results
-            FROM ad_insights_monthly m
-           WHERE ${where('m')} AND m.month >= ${monthsFrom}::date AND m.month < ${monthsTo}::date${narrow}`]
-        : []),
-      ...dayRanges.map(
-        (part) => `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
+    rangeParams
+      .map(({ source, from, to }) =>
+        source.daily
+          ? `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
                  i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results
             FROM ad_insights_daily i
-           WHERE ${where('i')} AND i.date BETWEEN ${part.from}::date AND ${part.to}::date${narrow}`,
-      ),
-    ].join('\n UNION ALL\n');
+           WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
+          : `SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
+                 m.link_clicks, m.reach_peak, m.reach_sum, m.results
+            FROM ad_insights_${source.rollup} m
+           WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`,
+      )
+      .join('\n UNION ALL\n');
   const limit = `${p.add(options.limit)}::int`;
   const hasCampaign = rows.level !== 'campaign';
   const hasAdSet = rows.level === 'ad';
@@ -388,7 +377,7 @@ export function entityAggregates(
     // A whole organisation has tens of thousands of ads: every entity's rows are aggregated once, to
     // its spend only (all the order needs besides the name). Every other figure, and the per-result-type
     // ones, are aggregated for the listed entities only, whose rows are re-read through the primary key
-    // (level, entity_id, month|date); the entity ids are passed as an array so that the planner does so.
+    // (level, entity_id, month|block|date); the entity ids are passed as an array so that the planner does so.
     `WITH spend AS MATERIALIZED (
        SELECT parts.entity_id, sum(parts.spend) AS spend
          FROM (${parts(search())}) parts
