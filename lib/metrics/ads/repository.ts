@@ -378,24 +378,18 @@ export function entityAggregates(
     // its spend only (all the order needs besides the name). Every other figure, and the per-result-type
     // ones, are aggregated for the listed entities only, whose rows are re-read through the primary key
     // (level, entity_id, month|block|date); the entity ids are passed as an array so that the planner does so.
-    `WITH spend AS MATERIALIZED (
+    `WITH spend AS (
        SELECT parts.entity_id, sum(parts.spend) AS spend
          FROM (${parts(search())}) parts
         GROUP BY parts.entity_id),
-     -- The spend of the last row that can be listed: only entities spending at least that much (ties
-     -- included) need their name for the order, not every entity of the organisation.
-     cutoff AS (
-       SELECT t.spend FROM spend t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
-     -- The name of each entity past the cutoff, looked up by primary key: as a join, the planner
-     -- expected thousands of such entities (it cannot know the cutoff) and hashed the whole entity table.
-     -- An insight row whose entity row is missing has no name and is not listed, as with a join.
+     -- The entities that can be listed: the most spending ones, with every entity tied with the last
+     -- (one top-N pass); only these need their name for the order, not every entity of the organisation.
+     candidates AS MATERIALIZED (
+       SELECT t.entity_id, t.spend FROM spend t ORDER BY t.spend DESC FETCH FIRST (${limit}) ROWS WITH TIES),
      listed AS MATERIALIZED (
-       SELECT c.entity_id AS id, c.name, c.spend
-         FROM (SELECT t.entity_id, t.spend, (SELECT e.name FROM ${table} e WHERE e.id = t.entity_id) AS name
-                 FROM spend t
-                WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT spend FROM cutoff)) c
-        WHERE c.name IS NOT NULL
-        ORDER BY c.spend DESC, c.name COLLATE "C", c.entity_id
+       SELECT e.id, e.name, c.spend
+         FROM candidates c JOIN ${table} e ON e.id = c.entity_id
+        ORDER BY c.spend DESC, e.name COLLATE "C", e.id
         LIMIT ${limit}),
      by_type AS (
        SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
