@@ -58,6 +58,15 @@ export async function preparedSql<Row extends pg.QueryResultRow>(name: string, t
   return result.rows;
 }
 
+/** Positional parameters collected while a statement is written: `add` returns the reference ($n) of a value. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 export async function closeDb(): Promise<void> {
   const current = globalForDb.metricsDb;
   globalForDb.metricsDb = undefined;

@@ -20,7 +20,7 @@
 // (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
 // daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days.
 import { z } from 'zod';
-import { sql } from '../db';
+import { sql, SqlParams } from '../db';
 import { eachDay, type IsoDay } from '../time/days';
 import type { MetricDefinition } from './definitions';
 import type { DayRange } from './compare';
@@ -203,24 +203,130 @@ export async function aggregatePeriods(
   return { current: aggregate('current', current), previous: previous ? aggregate('previous', previous) : null };
 }
 
-/** The parameters of a range for `dimensionTables`: its parts in `RangeSplit` order (from, to each; null when empty). */
-function rangeSplitParams(range: DayRange | null): Array<IsoDay | null> {
-  const split = range ? splitRange(range) : null;
-  const parts = split ? [split.headDays, split.headBlocks, split.months, split.tailBlocks, split.tailDays] : Array<null>(5).fill(null);
-  return parts.flatMap((part) => [part?.from ?? null, part?.to ?? null]);
+/** A metric as the dimension statements read it: response name, daily-table expression, rollup column. */
+type Column = [name: string, expression: string, column: string];
+
+/**
+ * How many keys per dimension the compare range's statement returns, per key listed: its own highest
+ * ranked ones. A key listed for the range is almost always among them; one that is not, in a dimension
+ * with more keys than that, is read by a third statement.
+ */
+const COMPARED_KEYS_PER_LISTED = 4;
+
+interface KeyRow extends Record<string, string | null> {
+  dimension: string;
+  key: string;
+  label: string | null;
+  detail: string | null;
+  /** Number of keys of the dimension in the range. */
+  keys: string;
+}
+
+/** Per key of each dimension, the range's figures as SQL (see dimensionTables); `narrow` is a condition on a row alias. */
+function keyAggregate<D extends string>(
+  source: DimensionSource<D>,
+  p: SqlParams,
+  resources: string,
+  range: DayRange,
+  narrow: (alias: string) => string = () => '',
+): string {
+  const { metrics } = source;
+  const resource = source.resourceColumn;
+  const dimensions = p.add(source.dimensions);
+  const scope = (alias: string) =>
+    `${alias}.${resource} = ANY(${resources}::uuid[]) AND ${alias}.dimension = ANY(${dimensions}::"${source.dimensionType}"[])${narrow(alias)}`;
+  const summedColumns: Column[] = [
+    ...Object.entries(metrics.summed).map(([name, expression]): Column => [name, expression, rollupColumn(name)]),
+    ...Object.entries(metrics.peak).map(([name, expression]): Column => [daysName(name), expression, `${rollupColumn(name)}_days`]),
+  ];
+  const peakColumns = Object.entries(metrics.peak).map(([name, expression]): Column => [name, expression, rollupColumn(name)]);
+  const columns = [...summedColumns, ...peakColumns];
+  // The rollup rows of the range's whole months and ten-day blocks and the daily rows of its other
+  // days, with the same columns (a day is a month of one day).
+  const select = (alias: string, day: string) =>
+    `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key, ${day} AS last_day, ${columns
+      .map(([name, expression, column]) => `${alias === 't' ? expression : `${alias}.${column}`} AS ${quote(name)}`)
+      .join(', ')}`;
+  const split = splitRange(range);
+  const between = (part: DayRange) => `BETWEEN ${p.add(part.from)}::date AND ${p.add(part.to)}::date`;
+  const parts = [
+    split.months && `${select('m', 'm.last_day')} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(split.months)}`,
+    ...[split.headBlocks, split.tailBlocks].map(
+      (blocks) => blocks && `${select('b', 'b.last_day')} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(blocks)}`,
+    ),
+    ...[split.headDays, split.tailDays].map((days) => days && `${select('t', 't.date')} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(days)}`),
+  ].filter((part): part is string => Boolean(part));
+  const rows = `(${parts.join('\n UNION ALL ')}) parts`;
+  const sumsOf = (of: Column[]) => of.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`);
+  if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rows} GROUP BY dimension, key`;
+  // People counts: each resource's peak, then summed over the resources. One pass over the range's rows,
+  // grouped per resource and key (a few thousand groups in memory), then per key.
+  return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(columns).join(', ')}
+    FROM (
+      SELECT resource, dimension, key, MAX(last_day) AS last_day, ${[...sumsOf(summedColumns), ...peakColumns.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`)].join(', ')}
+      FROM ${rows} GROUP BY resource, dimension, key
+    ) per_resource GROUP BY dimension, key`;
+}
+
+/**
+ * The `limit` keys of each dimension with the most of `sortBy` in `range` (descending, then key in byte
+ * order), in that order, with their figures, the number of keys of their dimension and, when `labelled`,
+ * their label and detail: those of the key's latest day in the range (when several resources report the
+ * key that day, the row with the greatest label), looked up in the daily table for the listed keys only,
+ * by the full primary key, so that no text is carried through the aggregation.
+ */
+function rankedKeys<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, limit: number, labelled: boolean): Promise<KeyRow[]> {
+  const p = new SqlParams();
+  const resources = p.add(resourceIds);
+  const keyed = keyAggregate(source, p, resources, range);
+  const withLabels = labelled && source.labelled;
+  const labels = withLabels
+    ? `LEFT JOIN LATERAL (
+         SELECT l.label, l.detail FROM ${source.table} l
+          WHERE l.${source.resourceColumn} = ANY(${resources}::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
+          ORDER BY l.label DESC LIMIT 1
+       ) l ON true`
+    : '';
+  return sql<KeyRow>(
+    `WITH keyed AS (${keyed})
+     SELECT r.*, ${withLabels ? 'l.label, l.detail' : 'r.key AS label, NULL AS detail'}
+       FROM (SELECT k.*, count(*) OVER (PARTITION BY k.dimension) AS keys,
+                    ROW_NUMBER() OVER (PARTITION BY k.dimension ORDER BY k.${quote(source.sortBy)} DESC NULLS LAST, k.key COLLATE "C") AS rank
+               FROM keyed k) r
+       ${labels}
+      WHERE r.rank <= ${p.add(limit)}
+      ORDER BY r.dimension, r.rank`,
+    p.values,
+  );
+}
+
+/** The figures in `range` of the given keys (no row for a key without rows in the range). */
+function keyFigures<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, keys: KeyRow[]): Promise<KeyRow[]> {
+  const p = new SqlParams();
+  const resources = p.add(resourceIds);
+  const wanted = `(SELECT * FROM unnest(${p.add(keys.map((row) => row.dimension))}::"${source.dimensionType}"[], ${p.add(keys.map((row) => row.key))}::text[]))`;
+  return sql<KeyRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`), p.values);
+}
+
+/** Rows by dimension and key. */
+function byDimensionAndKey(rows: KeyRow[]): Map<string, Map<string, KeyRow>> {
+  const map = new Map<string, Map<string, KeyRow>>();
+  for (const row of rows) {
+    if (!map.has(row.dimension)) map.set(row.dimension, new Map());
+    map.get(row.dimension)!.set(row.key, row);
+  }
+  return map;
 }
 
 /**
  * The dimension tables of `resourceIds`: for each dimension, the `limit` keys with the most of
  * `sortBy` in `current` (descending, then key in byte order), each with its figures in `previous`
- * too. One statement: per range, the rollup rows of its whole months and ten-day blocks and the daily
- * rows of its other days (UNION ALL, same columns: a day is a month of one day), aggregated per resource
- * and key (sums, person-days, latest day, peaks) and then per key (peaks summed over resources); then
- * the ranking per dimension. The label and detail of a key are those of its latest
- * day in `current` (when several resources report the key that day, the row with the greatest
- * label), looked up in the daily table for the listed keys only, by the full primary key, so that no
- * text is carried through the aggregation; the lookup is skipped for the compare rows (the condition is
- * inside the lateral subquery: as a join condition it would still run the lookup for every row).
+ * too. Per range, the rollup rows of its whole months and ten-day blocks and the daily rows of its
+ * other days (UNION ALL, same columns), aggregated per resource and key (sums, person-days, latest day,
+ * peaks) and then per key (peaks summed over resources). The two ranges are read by two statements side
+ * by side: the range's ranking with labels, and the compare range's own highest ranked keys
+ * (COMPARED_KEYS_PER_LISTED per listed key), which almost always hold every listed key; the listed keys
+ * of a dimension that had more keys in the compare range and are not among them are read afterwards.
  */
 export async function dimensionTables<D extends string>(
   source: DimensionSource<D>,
@@ -230,81 +336,34 @@ export async function dimensionTables<D extends string>(
   limit: number,
 ): Promise<Record<D, DimensionRow[]>> {
   const { metrics } = source;
-  const resource = source.resourceColumn;
-  const scope = (alias: string) => `${alias}.${resource} = ANY($1::uuid[]) AND ${alias}.dimension = ANY($2::"${source.dimensionType}"[])`;
-  // The range's rows with `columns` (daily expression, rollup column): the rollup rows of its whole
-  // months and ten-day blocks and the daily rows of its other days, with the same columns (a day is a
-  // month of one day). `refs` are the range's parts in `RangeSplit` order; an empty part's bounds are null.
-  const parts = (refs: string[], columns: Array<[string, string, string]>) => {
-    const [headDaysFrom, headDaysTo, headBlocksFrom, headBlocksTo, monthsFrom, monthsTo, tailBlocksFrom, tailBlocksTo, tailDaysFrom, tailDaysTo] = refs;
-    const select = (alias: string, day: string) =>
-      `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key, ${day} AS last_day, ${columns
-        .map(([name, expression, column]) => `${alias === 't' ? expression : `${alias}.${column}`} AS ${quote(name)}`)
-        .join(', ')}`;
-    const fromDays = (from: string, to: string) => `${select('t', 't.date')} FROM ${source.table} t WHERE ${scope('t')} AND t.date BETWEEN ${from}::date AND ${to}::date`;
-    const fromBlocks = (from: string, to: string) =>
-      `${select('b', 'b.last_day')} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block BETWEEN ${from}::date AND ${to}::date`;
-    return `${select('m', 'm.last_day')} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month BETWEEN ${monthsFrom}::date AND ${monthsTo}::date
-      UNION ALL ${fromBlocks(headBlocksFrom!, headBlocksTo!)} UNION ALL ${fromBlocks(tailBlocksFrom!, tailBlocksTo!)}
-      UNION ALL ${fromDays(headDaysFrom!, headDaysTo!)} UNION ALL ${fromDays(tailDaysFrom!, tailDaysTo!)}`;
-  };
-  // Per key: additive sums, person-days, the latest day and each people count's peak day per resource
-  // summed over the resources. One pass over the range's rows: grouped per resource and key (a few
-  // thousand groups in memory), then per key; without people counts, per key directly.
-  const aggregated = (refs: string[]) => {
-    const summedColumns: Array<[string, string, string]> = [
-      ...Object.entries(metrics.summed).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]),
-      ...Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [daysName(name), expression, `${rollupColumn(name)}_days`]),
-    ];
-    const peakColumns = Object.entries(metrics.peak).map(([name, expression]): [string, string, string] => [name, expression, rollupColumn(name)]);
-    const rows = `(${parts(refs, [...summedColumns, ...peakColumns])}) parts`;
-    const sumsOf = (columns: Array<[string, string, string]>) => columns.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`);
-    if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rows} GROUP BY dimension, key`;
-    return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf([...summedColumns, ...peakColumns]).join(', ')}
-      FROM (
-        SELECT resource, dimension, key, MAX(last_day) AS last_day, ${[...sumsOf(summedColumns), ...peakColumns.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`)].join(', ')}
-        FROM ${rows} GROUP BY resource, dimension, key
-      ) per_resource GROUP BY dimension, key`;
-  };
-  const keyed = perPeriod(current, previous, rangeSplitParams, 4, aggregated);
-  const labels = source.labelled
-    ? `LEFT JOIN LATERAL (
-         SELECT l.label, l.detail FROM ${source.table} l
-          WHERE k.period = 'current'
-            AND l.${resource} = ANY($1::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
-          ORDER BY l.label DESC LIMIT 1
-       ) l ON true`
-    : '';
-  const rows = await sql<Record<string, string | null> & { period: string; dimension: D; key: string; label: string | null; detail: string | null }>(
-    `WITH keyed AS (
-       ${keyed.text}
-     ),
-     listed AS (
-       SELECT * FROM (
-         SELECT dimension, key, last_day,
-           ROW_NUMBER() OVER (PARTITION BY dimension ORDER BY ${quote(source.sortBy)} DESC NULLS LAST, key COLLATE "C") AS rank
-         FROM keyed WHERE period = 'current'
-       ) ranked
-       WHERE rank <= $3
-     )
-     SELECT k.*, ${source.labelled ? 'l.label, l.detail' : 'k.key AS label, NULL AS detail'}
-     FROM listed r
-     JOIN keyed k ON k.dimension = r.dimension AND k.key = r.key
-     ${labels}
-     ORDER BY r.dimension, r.rank, k.period`,
-    [resourceIds, source.dimensions, limit, ...keyed.values],
-  );
+  const comparedLimit = limit * COMPARED_KEYS_PER_LISTED;
+  const [listed, compared] = await Promise.all([
+    rankedKeys(source, resourceIds, current, limit, true),
+    previous ? rankedKeys(source, resourceIds, previous, comparedLimit, false) : Promise.resolve([]),
+  ]);
+  const before = byDimensionAndKey(compared);
+  if (previous) {
+    const cut = new Set(compared.filter((row) => Number(row.keys) > comparedLimit).map((row) => row.dimension));
+    const unread = listed.filter((row) => cut.has(row.dimension) && !before.get(row.dimension)?.has(row.key));
+    if (unread.length > 0) {
+      for (const [dimension, rows] of byDimensionAndKey(await keyFigures(source, resourceIds, previous, unread))) {
+        for (const [key, row] of rows) before.get(dimension)!.set(key, row);
+      }
+    }
+  }
 
   const tables = Object.fromEntries(source.dimensions.map((dimension) => [dimension, [] as DimensionRow[]])) as Record<D, DimensionRow[]>;
-  for (const row of rows) {
-    const table = tables[row.dimension];
-    if (row.period === 'current') {
-      // A current row always has its label (its key has a row on its latest day).
-      table.push({ key: row.key, label: row.label!, detail: row.detail, totals: sumsOf(row, metrics), previous: previous ? emptySums(metrics) : null });
-    } else {
-      // Rows come ordered by rank then period, so the key's current row is the last one pushed.
-      table[table.length - 1]!.previous = sumsOf(row, metrics);
-    }
+  for (const row of listed) {
+    const then = before.get(row.dimension)?.get(row.key);
+    tables[row.dimension as D].push({
+      key: row.key,
+      // A listed row always has its label (its key has a row on its latest day).
+      label: row.label!,
+      detail: row.detail,
+      totals: sumsOf(row, metrics),
+      // A key without rows in the compare range: every figure null.
+      previous: previous ? (then ? sumsOf(then, metrics) : emptySums(metrics)) : null,
+    });
   }
   return tables;
 }

@@ -115,6 +115,11 @@ function dimensionRowsFor(rng: () => number, property: Property, date: string): 
   rows.push(dimensionRow(rng, property, date, 'device', 'unknown', '(not set)', null, null));
   rows.push(dimensionRow(rng, property, date, 'new_returning', 'new', 'New', null, 10 + Math.floor(rng() * 10)));
   rows.push(dimensionRow(rng, property, date, 'new_returning', 'returning', 'Returning', null, 10 + Math.floor(rng() * 10)));
+  // Countries rank the other way round from March 2024: the March leader is the last of five in February.
+  const countrySessions: Array<[string, number, number]> = [['DE', 50, 5], ['FR', 40, 4], ['ES', 30, 3], ['IT', 20, 2], ['PT', 10, 60]];
+  for (const [country, before, from] of countrySessions) {
+    rows.push(dimensionRow(rng, property, date, 'country', country, country, null, date < '2024-03-01' ? before : from));
+  }
   return rows;
 }
 
@@ -300,6 +305,16 @@ describe('GET /website/overview', () => {
     expect(channels.find((row) => row.key === 'Paid Social')!.label).toBe('Paid social (Meta)');
     const devices = (body.data.analytics!.devices as Array<{ key: string }>).map((row) => row.key);
     expect(devices).toEqual(['mobile', 'tablet', 'tv', 'unknown']);
+  });
+
+  it('gives the compare figures of a listed key that ranked past the first keys of the compare range', async () => {
+    // limit=1: the compare statement returns the first 4 countries of February (COMPARED_KEYS_PER_LISTED),
+    // not PT, the fifth; its February figures are read by a third statement.
+    const compare = { from: '2024-02-01', to: '2024-02-29' };
+    const body = await overview('from=2024-03-01&to=2024-03-31&compare=prevMonth&limit=1');
+    const expected: Record<string, unknown> = expectedAnalytics(idsOf('Alpha', 'Beta', 'Gamma', 'Delta'), '2024-03-01', '2024-03-31', compare, 1);
+    expect(body.data.analytics!.countries).toEqual(approx(expected.countries));
+    expect(body.data.analytics!.countries).toMatchObject([{ key: 'PT', previous: { sessions: expect.any(Number) } }]);
   });
 
   it.each([
