@@ -465,6 +465,10 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
       campaignRow(leads, inr.id, '2026-05-30', '90.00', 9, 'lead'),
       { level: 'account', entityId: inr.id, accountId: inr.id, date: '2026-05-31', spend: '30.00', impressions: 300, reach: 250, clicks: 3 },
       { level: 'account', entityId: inr.id, accountId: inr.id, date: '2026-05-30', spend: '90.00', impressions: 500, reach: 300, clicks: 5 },
+      // A day on which two result types carry the same spend.
+      campaignRow(leads, inr.id, '2026-06-10', '50.00', 10, 'lead'),
+      campaignRow(sales, inr.id, '2026-06-10', '50.00', 1, 'purchase'),
+      { level: 'account', entityId: inr.id, accountId: inr.id, date: '2026-06-10', spend: '100.00', impressions: 2000, reach: 700, clicks: 20 },
     ]);
     edgeKey = await mintKey({ orgId, scopes: ['ads:read'] });
   });
@@ -512,6 +516,20 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
       status: 'ACTIVE',
     });
     expect(body.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: '2026-06-30T08:00:00.000Z', from: day(1), to: day(3), truncated: false, currency: null });
+  });
+
+  it('breaks a tie of spend between result types alphabetically', async () => {
+    const body = await overview('from=2026-06-10&to=2026-06-10', edgeKey);
+    expect(body.data.kpis).toMatchObject({ spend: 100, results: 10, resultType: 'lead', costPerResult: 5 });
+    expect(body.data.series).toEqual([{ date: '2026-06-10', spend: 100, impressions: 2000, clicks: 20, reach: 700, results: 10 }]);
+  });
+
+  it('names the previous period\'s result type when the range reported none, with no results of its own', async () => {
+    // 2026-06-04 … 06-05 has no rows; its previous period 06-02 … 06-03 reported purchases only.
+    const body = await overview('from=2026-06-04&to=2026-06-05', edgeKey);
+    expect(body.data.kpis).toMatchObject({ spend: 0, results: 0, resultType: 'purchase', costPerResult: null });
+    expect(body.data.previous).toEqual({ spend: 149.9, results: 2, impressions: 1000, clicks: 10, reach: 400 });
+    expect(body.data.series.map((point) => point.results)).toEqual([0, 0]);
   });
 
   it('gives ratios typed as numbers as 0 when the denominator is 0, and cost per result null', async () => {

@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capRows, clientLineage, dominantResultType, entityFigures, isBreakdownStale, singleCurrency } from '@/lib/metrics/ads/mapping';
+import { capRows, clientLineage, entityFigures, isBreakdownStale, singleCurrency } from '@/lib/metrics/ads/mapping';
 import type { EntityAggregateRow } from '@/lib/metrics/ads/repository';
-
-describe('dominantResultType', () => {
-  it('reports the type carrying the most spend, never a mix', () => {
-    expect(
-      dominantResultType([
-        { resultType: 'lead', spend: 100 },
-        { resultType: 'purchase', spend: 300 },
-        { resultType: 'link_click', spend: 299.99 },
-      ]),
-    ).toBe('purchase');
-  });
-
-  it('breaks ties alphabetically and is null without types', () => {
-    expect(dominantResultType([{ resultType: 'purchase', spend: 5 }, { resultType: 'lead', spend: 5 }])).toBe('lead');
-    expect(dominantResultType([])).toBeNull();
-  });
-});
 
 describe('singleCurrency', () => {
   it('is the one currency, else null', () => {

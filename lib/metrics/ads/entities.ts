@@ -5,12 +5,12 @@ import { envelope, type Envelope } from '../../http/envelope';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';
 import { capRows, entityRow, singleCurrency } from './mapping';
-import { accountFilter, accountsInReach, entityAggregates } from './repository';
+import { accountIdsInReach, entityAggregates } from './repository';
 import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';
 
 export async function listAdEntities(reach: Reach, query: AdsEntitiesQuery): Promise<Envelope<AdsEntitiesData>> {
   const { level, from, to, search } = query;
-  const accountIds = accountFilter(reach, await accountsInReach(reach));
+  const accountIds = await accountIdsInReach(reach);
   const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: LIST_CAP + 1, search });
   const listed = capRows(rows, LIST_CAP);
   // The accounts that contributed are those of the rows returned: their freshness and currency.

@@ -16,20 +16,6 @@ export function ctrPercent(clicks: number, impressions: number): number | null {
   return ratio(clicks, impressions, 100);
 }
 
-/**
- * The result type reported for a set of rows: the one carrying the most spend (ties: alphabetical),
- * because results of different types (a lead, a purchase) are never added together.
- */
-export function dominantResultType(types: Iterable<{ resultType: string; spend: number }>): string | null {
-  let best: { resultType: string; spend: number } | null = null;
-  for (const candidate of types) {
-    if (!best || candidate.spend > best.spend || (candidate.spend === best.spend && candidate.resultType < best.resultType)) {
-      best = candidate;
-    }
-  }
-  return best?.resultType ?? null;
-}
-
 /** The one currency of a set of accounts; null when they span several or one of them is unknown. */
 export function singleCurrency(currencies: Iterable<string | null>): string | null {
   const distinct = new Set(currencies);

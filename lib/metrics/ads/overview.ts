@@ -8,7 +8,7 @@ import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { num, ratio } from '../ratios';
 import { LIST_CAP } from '../definitions';
 import { TOP_CAMPAIGNS } from './definitions';
-import { accountLineage, capRows, clientLineage, ctrPercent, dominantResultType, entityFigures, orZero, singleCurrency } from './mapping';
+import { accountLineage, capRows, clientLineage, ctrPercent, entityFigures, orZero, singleCurrency } from './mapping';
 import {
   accountBreakdownSums,
   accountFilter,
@@ -50,23 +50,16 @@ function periodFigures(rows: PeriodSumsRow[], current: boolean) {
   return { total, reach };
 }
 
-/** Results of the reported type: the type with the most spend in the range (else in the previous period). */
+/** Results of the reported type (see resultSums): totals of both periods and the current one's days. */
 function resultFigures(rows: ResultSumsRow[]) {
-  const totals = rows.filter((row) => row.day === null);
-  const typesOf = (current: boolean) =>
-    totals.filter((row) => row.current === current).map((row) => ({ resultType: row.result_type, spend: orZero(row.spend) }));
-  const resultType = dominantResultType(typesOf(true)) ?? dominantResultType(typesOf(false));
-  const totalOf = (current: boolean) => totals.find((row) => row.current === current && row.result_type === resultType);
-  const byDay = new Map(
-    rows.filter((row) => row.day !== null && row.current && row.result_type === resultType).map((row) => [row.day, orZero(row.results)]),
-  );
+  const totalOf = (current: boolean) => rows.find((row) => row.day === null && row.current === current);
   const current = totalOf(true);
   return {
-    resultType,
+    resultType: rows[0]?.result_type ?? null,
     results: num(current?.results),
     costPerResult: ratio(num(current?.reported_spend), num(current?.results)),
     previousResults: orZero(totalOf(false)?.results),
-    byDay,
+    byDay: new Map(rows.filter((row) => row.day !== null).map((row) => [row.day, orZero(row.results)])),
   };
 }
 

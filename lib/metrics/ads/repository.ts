@@ -11,19 +11,10 @@
 // ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
-import { sql } from '../../db';
+import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../compare';
 import { splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
-
-/** Positional parameters collected while a statement is written. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 export type InsightLevel = 'account' | AdLevel;
 
@@ -35,7 +26,7 @@ export type InsightLevel = 'account' | AdLevel;
 export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityId: string } | { accountIds: string[] | null });
 
 /** The row filter as a condition on a table alias (the daily table and the rollups share the columns). */
-function insightCondition(params: Params, rows: InsightRows): (alias: string) => string {
+function insightCondition(params: SqlParams, rows: InsightRows): (alias: string) => string {
   const org = params.add(rows.orgId);
   const level = params.add(rows.level);
   const [column, narrowing] =
@@ -51,7 +42,7 @@ function insightCondition(params: Params, rows: InsightRows): (alias: string) =>
 type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly'; period: 'block' | 'month' };
 
 /** The parts of a range as the rollups read it (see range-split.ts), each with its bounds as parameters (inclusive). */
-function rangeParts(p: Params, range: DayRange): Array<{ source: PartSource; from: string; to: string }> {
+function rangeParts(p: SqlParams, range: DayRange): Array<{ source: PartSource; from: string; to: string }> {
   const split = splitRange(range);
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
@@ -106,6 +97,13 @@ export function accountsInReach(reach: Reach, onlyAccountId?: string): Promise<A
   );
 }
 
+/** The ids of the ad accounts a request reads, as an insight-row filter: null (no lookup) for a whole organisation. */
+export async function accountIdsInReach(reach: Reach): Promise<string[] | null> {
+  if (reach.clientIds === null) return null;
+  const rows = await sql<{ id: string }>(`SELECT a.id FROM ad_accounts a WHERE ${reachCondition('a', 1, 2)}`, [reach.orgId, reach.clientIds]);
+  return rows.map((row) => row.id);
+}
+
 const ENTITY_TABLES: Record<AdLevel, { table: string; campaign: string; adSet: string }> = {
   campaign: { table: 'campaigns', campaign: 'e.id', adSet: 'NULL::uuid' },
   adset: { table: 'ad_sets', campaign: 'e.campaign_id', adSet: 'e.id' },
@@ -147,7 +145,7 @@ export async function findEntity(reach: Reach, level: AdLevel, idOrPlatformId: s
  * from ad_insights_org_daily (already summed per day and result type; its "" result type is none);
  * anything narrower from ad_insights_daily through its indexes.
  */
-function dailyRows(p: Params, rows: InsightRows) {
+function dailyRows(p: SqlParams, rows: InsightRows) {
   if (!('entityId' in rows) && rows.accountIds === null && (rows.level === 'account' || rows.level === 'campaign')) {
     return {
       table: 'ad_insights_org_daily',
@@ -190,7 +188,7 @@ export interface PeriodSumsRow {
  * in one scan. `reach` is the day's summed reach on daily rows (the period rows' reach is not used).
  */
 export function periodSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<PeriodSumsRow[]> {
-  const p = new Params();
+  const p = new SqlParams();
   const source = dailyRows(p, rows);
   return sql<PeriodSumsRow>(
     `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current,
@@ -220,19 +218,30 @@ export interface ResultSumsRow {
   reported_spend: string | null;
 }
 
-/** Results and spend per result type, per day and per period, over `[previousFrom, to]`. */
+/**
+ * The results of the reported result type over `[previousFrom, to]`: the type carrying the most spend
+ * in the current period (else in the previous one; ties alphabetical), because results of different
+ * types (a lead, a purchase) are never added together. Its total per period, and per day of the
+ * current period; no rows when nothing reported results.
+ */
 export function resultSums(rows: InsightRows, range: { previousFrom: string; from: string; to: string }): Promise<ResultSumsRow[]> {
-  const p = new Params();
+  const p = new SqlParams();
   const source = dailyRows(p, rows);
   return sql<ResultSumsRow>(
-    `SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current, r.result_type,
+    `WITH r AS MATERIALIZED (
+       SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, ${source.resultType} AS result_type,
+              i.results, i.spend, ${source.reportedSpend} AS reported_spend
+         FROM ${source.table} i
+        WHERE ${source.where} AND ${source.resultType} IS NOT NULL
+          AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date),
+     reported AS (
+       SELECT r.result_type FROM r GROUP BY r.current, r.result_type
+        ORDER BY r.current DESC, sum(r.spend) DESC, r.result_type COLLATE "C" LIMIT 1)
+     SELECT CASE WHEN GROUPING(r.day) = 0 THEN r.day::text END AS day, r.current, r.result_type,
             sum(r.results)::text AS results, sum(r.spend)::text AS spend, sum(r.reported_spend)::text AS reported_spend
-       FROM (SELECT i.date AS day, i.date >= ${p.add(range.from)}::date AS current, ${source.resultType} AS result_type,
-                    i.results, i.spend, ${source.reportedSpend} AS reported_spend
-               FROM ${source.table} i
-              WHERE ${source.where} AND ${source.resultType} IS NOT NULL
-                AND i.date BETWEEN ${p.add(range.previousFrom)}::date AND ${p.add(range.to)}::date) r
-      GROUP BY GROUPING SETS ((r.current, r.result_type, r.day), (r.current, r.result_type))`,
+       FROM r WHERE r.result_type = (SELECT result_type FROM reported)
+      GROUP BY GROUPING SETS ((r.current, r.result_type, r.day), (r.current, r.result_type))
+     HAVING GROUPING(r.day) = 1 OR r.current`,
     p.values,
   );
 }
@@ -251,37 +260,47 @@ export interface BreakdownSumsRow {
 /**
  * The overview widgets' account-level breakdowns over the range: whole months and ten-day blocks from
  * ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)), the other days
- * from the daily table (index (org_id, breakdown, date)). Reach is first the peak per account and key (max of the parts),
- * then summed over the accounts: different accounts reach different people, the same account on
- * different days largely the same ones.
+ * from the daily table (index (org_id, breakdown, date)). Platforms and placements are summed per key
+ * directly. Age and gender also report reach: first the peak per account and key (max of the parts),
+ * then summed over the accounts (different accounts reach different people, the same account on
+ * different days largely the same ones), so only those rows are grouped per account as well.
  */
 export function accountBreakdownSums(orgId: string, accountIds: string[] | null, from: string, to: string): Promise<BreakdownSumsRow[]> {
-  const p = new Params();
+  const p = new SqlParams();
   const org = p.add(orgId);
   const accounts = p.add(accountIds);
-  const scope = (alias: string) =>
-    `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN ('age_gender', 'platform', 'placement')
+  const ranges = rangeParts(p, { from, to });
+  const rowsOf = (breakdowns: BreakdownSumsRow['breakdown'][]) => {
+    const scope = (alias: string) =>
+      `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN (${breakdowns.map((b) => `'${b}'`).join(', ')})
              AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
-  const parts = rangeParts(p, { from, to }).map(({ source, from: partFrom, to: partTo }) =>
-    source.daily
-      ? `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
-            FROM ad_account_breakdowns_daily b
-           WHERE ${scope('b')} AND b.date BETWEEN ${partFrom}::date AND ${partTo}::date`
-      : `SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
-            FROM ad_account_breakdowns_${source.rollup} m
-           WHERE ${scope('m')} AND m.${source.period} BETWEEN ${partFrom}::date AND ${partTo}::date`,
-  );
+    return ranges
+      .map(({ source, from: partFrom, to: partTo }) =>
+        source.daily
+          ? `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
+              FROM ad_account_breakdowns_daily b
+             WHERE ${scope('b')} AND b.date BETWEEN ${partFrom}::date AND ${partTo}::date`
+          : `SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
+              FROM ad_account_breakdowns_${source.rollup} m
+             WHERE ${scope('m')} AND m.${source.period} BETWEEN ${partFrom}::date AND ${partTo}::date`,
+      )
+      .join('\n UNION ALL\n');
+  };
   return sql<BreakdownSumsRow>(
-    `WITH per_account AS (
-       SELECT parts.breakdown, parts.key1, parts.key2, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions,
-              sum(parts.clicks) AS clicks, max(parts.reach) AS reach
-         FROM (${parts.join('\n UNION ALL\n')}) parts
-        GROUP BY parts.breakdown, parts.key1, parts.key2, parts.account_id)
-     SELECT a.breakdown::text AS breakdown, a.key1, a.key2, sum(a.spend)::text AS spend, sum(a.impressions)::text AS impressions,
-            sum(a.clicks)::text AS clicks, CASE WHEN a.breakdown = 'age_gender' THEN sum(a.reach)::text END AS reach
-       FROM per_account a
-      GROUP BY a.breakdown, a.key1, a.key2
-      ORDER BY a.breakdown, sum(a.spend) DESC, a.key1 COLLATE "C", a.key2 COLLATE "C"`,
+    `SELECT k.breakdown::text AS breakdown, k.key1, k.key2, k.spend::text AS spend, k.impressions::text AS impressions,
+            k.clicks::text AS clicks, k.reach::text AS reach
+       FROM (SELECT r.breakdown, r.key1, r.key2, sum(r.spend) AS spend, sum(r.impressions) AS impressions,
+                    sum(r.clicks) AS clicks, NULL::numeric AS reach
+               FROM (${rowsOf(['platform', 'placement'])}) r
+              GROUP BY r.breakdown, r.key1, r.key2
+             UNION ALL
+             SELECT 'age_gender', a.key1, a.key2, sum(a.spend), sum(a.impressions), sum(a.clicks), sum(a.reach)
+               FROM (SELECT r.key1, r.key2, sum(r.spend) AS spend, sum(r.impressions) AS impressions, sum(r.clicks) AS clicks,
+                            max(r.reach) AS reach
+                       FROM (${rowsOf(['age_gender'])}) r
+                      GROUP BY r.account_id, r.key1, r.key2) a
+              GROUP BY a.key1, a.key2) k
+      ORDER BY k.breakdown, k.spend DESC, k.key1 COLLATE "C", k.key2 COLLATE "C"`,
     p.values,
   );
 }
@@ -332,86 +351,100 @@ function containsPattern(text: string): string {
 }
 
 /**
+ * How far below the cut-off spend the float ranking still takes candidates: half a cent (two exact sums of
+ * amounts with cents that differ, differ by a cent at least) plus a relative margin far above the rounding
+ * error of a float sum of a year of daily amounts. The candidates are thus a superset of the exact top
+ * `limit` and its ties, which are then ranked exactly.
+ */
+const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
+
+/**
  * One row per entity of `rows.level` that has insight rows in the range, with its sums and its peak and
  * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
- * from the rollup parts of the range (see the file header): the spend of every entity first, for the
- * order; then, for the listed entities only, their other figures, their lineage and their dominant result
- * type (most spend; ties alphabetical) with that type's results.
+ * from the rollup parts of the range (see the file header), in two passes:
+ * 1. every entity's spend, summed as float8 from index-only scans of (org_id|account_id, level, period,
+ *    entity_id, spend): a whole organisation has tens of thousands of ads, and a float sum and a bounded
+ *    sort of floats cost a fraction of numeric ones. The entities whose float spend reaches the `limit`-th
+ *    one (less RANKING_MARGIN) are the candidates;
+ * 2. for the candidates only, re-read through the primary key (level, entity_id, period), the exact sums,
+ *    the dominant result type (most spend; ties alphabetical) with that type's results, and the exact order
+ *    with the names, looked up per candidate.
  */
 export function entityAggregates(
   rows: InsightRows & { level: AdLevel },
   range: { from: string; to: string },
   options: { limit: number; search?: string },
 ): Promise<EntityAggregateRow[]> {
-  const p = new Params();
+  const p = new SqlParams();
   const where = insightCondition(p, rows);
   const { table } = ENTITY_TABLES[rows.level];
   // Matching entities are found first (a scan of one entity table), then only their rows are read.
-  let search = (): string => '';
+  let search = '';
   if (options.search !== undefined) {
-    const matching = `(SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
+    search = ` AND entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
             AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
-    search = () => ` AND entity_id IN ${matching}`;
   }
   const rangeParams = rangeParts(p, range);
-  // The parts of the range, narrowed by `narrow` (a condition on entity_id): read twice below, with the
-  // same parameters, once for every entity and once for the listed ones only.
-  const parts = (narrow: string) =>
+  const parts = (columns: { daily: string; rollup: string }, narrow: string) =>
     rangeParams
       .map(({ source, from, to }) =>
         source.daily
-          ? `SELECT i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
-                 i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results
-            FROM ad_insights_daily i
-           WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
-          : `SELECT m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
-                 m.link_clicks, m.reach_peak, m.reach_sum, m.results
-            FROM ad_insights_${source.rollup} m
-           WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`,
+          ? `SELECT ${columns.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
+          : `SELECT ${columns.rollup} FROM ad_insights_${source.rollup} m
+              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`,
       )
       .join('\n UNION ALL\n');
+  const spendParts = parts({ daily: 'i.entity_id, i.spend', rollup: 'm.entity_id, m.spend' }, search);
+  // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
+  const figureParts = parts(
+    {
+      daily: `i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
+              i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results`,
+      rollup: `m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
+               m.link_clicks, m.reach_peak, m.reach_sum, m.results`,
+    },
+    ' AND entity_id = ANY(ARRAY(SELECT entity_id FROM candidates))',
+  );
   const limit = `${p.add(options.limit)}::int`;
   const hasCampaign = rows.level !== 'campaign';
   const hasAdSet = rows.level === 'ad';
   return sql<EntityAggregateRow>(
-    // A whole organisation has tens of thousands of ads: every entity's rows are aggregated once, to
-    // its spend only (all the order needs besides the name). Every other figure, and the per-result-type
-    // ones, are aggregated for the listed entities only, whose rows are re-read through the primary key
-    // (level, entity_id, month|block|date); the entity ids are passed as an array so that the planner does so.
     `WITH spend AS (
-       SELECT parts.entity_id, sum(parts.spend) AS spend
-         FROM (${parts(search())}) parts
+       SELECT parts.entity_id, sum(parts.spend::float8) AS spend
+         FROM (${spendParts}) parts
         GROUP BY parts.entity_id),
-     -- The entities that can be listed: the most spending ones, with every entity tied with the last
-     -- (one top-N pass); only these need their name for the order, not every entity of the organisation.
+     cutoff AS (
+       SELECT s.spend FROM spend s ORDER BY s.spend DESC OFFSET ${limit} - 1 LIMIT 1),
      candidates AS MATERIALIZED (
-       SELECT t.entity_id, t.spend FROM spend t ORDER BY t.spend DESC FETCH FIRST (${limit}) ROWS WITH TIES),
-     listed AS MATERIALIZED (
-       SELECT e.id, e.name, c.spend
-         FROM candidates c JOIN ${table} e ON e.id = c.entity_id
-        ORDER BY c.spend DESC, e.name COLLATE "C", e.id
-        LIMIT ${limit}),
+       SELECT s.entity_id FROM spend s
+        WHERE s.spend >= coalesce((SELECT c.spend - ${RANKING_MARGIN.absolute} - abs(c.spend) * ${RANKING_MARGIN.relative} FROM cutoff c), '-Infinity')),
      by_type AS (
        SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
               sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks, sum(parts.link_clicks) AS link_clicks,
               max(parts.reach_peak) AS reach_peak, sum(parts.reach_sum) AS reach_days, sum(parts.results) AS results
-         FROM (${parts(' AND entity_id = ANY(ARRAY(SELECT id FROM listed))')}) parts
+         FROM (${figureParts}) parts
         GROUP BY parts.entity_id, parts.result_type),
      -- The dominant result type (most spend; ties alphabetical) is picked in the same aggregate as the
      -- totals: a separate DISTINCT ON joined back was planned as a nested loop on the misestimated rows.
      totals AS (
-       SELECT t.entity_id, sum(t.impressions) AS impressions, sum(t.clicks) AS clicks, sum(t.link_clicks) AS link_clicks,
-              max(t.reach_peak) AS reach_peak, sum(t.reach_days) AS reach_days,
+       SELECT t.entity_id, sum(t.spend) AS spend, sum(t.impressions) AS impressions, sum(t.clicks) AS clicks,
+              sum(t.link_clicks) AS link_clicks, max(t.reach_peak) AS reach_peak, sum(t.reach_days) AS reach_days,
               (array_agg(t.result_type ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS result_type,
               (array_agg(t.results ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS results,
               (array_agg(t.reported_spend ORDER BY t.spend DESC, t.result_type) FILTER (WHERE t.result_type IS NOT NULL))[1] AS reported_spend
          FROM by_type t
-        GROUP BY t.entity_id)
+        GROUP BY t.entity_id),
+     -- The name of each candidate by its primary key (a scalar subquery: a join was planned as a hash of
+     -- the whole entity table).
+     named AS (
+       SELECT f.*, (SELECT x.name FROM ${table} x WHERE x.id = f.entity_id) AS name FROM totals f),
+     listed AS MATERIALIZED (
+       SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
             ${rows.level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
-            l.spend::text, f.impressions::text, f.clicks::text, f.link_clicks::text,
-            f.reach_peak::text, f.reach_days::text,
-            f.result_type, f.results::text, f.reported_spend::text,
+            l.spend::text, l.impressions::text, l.clicks::text, l.link_clicks::text,
+            l.reach_peak::text, l.reach_days::text,
+            l.result_type, l.results::text, l.reported_spend::text,
             a.id AS account_id, a.platform_account_id, a.name AS account_name, a.currency,
             a.client_id, cl.name AS client_name,
             ${hasCampaign ? 'cp.id' : 'NULL::uuid'} AS campaign_id,
@@ -422,12 +455,11 @@ export function entityAggregates(
             ${hasAdSet ? 's.platform_id' : 'NULL::text'} AS ad_set_platform_id,
             ${hasAdSet ? 's.name' : 'NULL::text'} AS ad_set_name
        FROM listed l
-       JOIN ${table} e ON e.id = l.id
+       JOIN ${table} e ON e.id = l.entity_id
        JOIN ad_accounts a ON a.id = e.account_id
        LEFT JOIN clients cl ON cl.id = a.client_id
        ${LINEAGE_JOINS[rows.level]}
-       JOIN totals f ON f.entity_id = l.id
-      ORDER BY l.spend DESC, l.name COLLATE "C", l.id`,
+      ORDER BY l.spend DESC, l.name COLLATE "C", l.entity_id`,
     p.values,
   );
 }
