@@ -363,9 +363,10 @@ const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
  * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
  * from the rollup parts of the range (see the file header), in two passes:
  * 1. every entity's spend, summed as float8 from index-only scans of (org_id|account_id, level, period,
- *    entity_id, spend): a whole organisation has tens of thousands of ads, and a float sum and a bounded
- *    sort of floats cost a fraction of numeric ones. The entities whose float spend reaches the `limit`-th
- *    one (less RANKING_MARGIN) are the candidates;
+ *    entity_id, spend), or for many whole months of (org_id, level, entity_id, month, spend), which hands
+ *    each entity's months over one after the other: a whole organisation has tens of thousands of ads, and
+ *    a float sum and a bounded sort of floats cost a fraction of numeric ones. The entities whose float
+ *    spend reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
  * 2. for the candidates only, re-read through the primary key (level, entity_id, period), the exact sums,
  *    the dominant result type (most spend; ties alphabetical) with that type's results, and the exact order
  *    with the names, looked up per candidate.
