@@ -2,7 +2,7 @@
 // 11-20 and 21 to the month's end) of the partial months at its ends, and the remaining days. Every
 // rollup pair (monthly and ten-day) is kept by database triggers equal to its daily table, so a range
 // reads at most ten days at each end from the daily rows (migrations 20261122120000 and 20261122130000).
-import { addDays, type IsoDay } from '../time/days';
+import { addDays, daysInclusive, type IsoDay } from '../time/days';
 import type { DayRange } from './compare';
 
 /** A stretch of days as the whole units (months, ten-day blocks) it contains and the days before and after them. */
@@ -72,4 +72,35 @@ export function splitRange(range: DayRange): RangeSplit {
     tailBlocks: tail.whole,
     tailDays: head.after ?? tail.before ?? tail.after,
   };
+}
+
+/** Days to be summed: `days` itself, or (unit `block`, `from` = `to` = its first day) a ten-day block. */
+export interface SignedStretch {
+  unit: 'days' | 'block';
+  range: DayRange;
+  sign: 1 | -1;
+}
+
+/**
+ * Days to be summed, as read with the fewest rows: each stretch of them within one ten-day block is its
+ * days, or when it covers more than half of the block, the block less the block's other days (a stretch
+ * of 8 days of a 10-day block is 1 block row and 2 day rows per entity instead of 8 day rows). For sums
+ * only: a peak cannot be subtracted.
+ */
+export function daysAsBlocks(days: DayRange): SignedStretch[] {
+  const stretches: SignedStretch[] = [];
+  for (let from = days.from; from <= days.to; ) {
+    const blockFrom = TEN_DAY_BLOCKS.start(from);
+    const blockTo = addDays(TEN_DAY_BLOCKS.next(from), -1);
+    const to = days.to < blockTo ? days.to : blockTo;
+    if (2 * daysInclusive(from, to) > daysInclusive(blockFrom, blockTo)) {
+      stretches.push({ unit: 'block', range: { from: blockFrom, to: blockFrom }, sign: 1 });
+      if (blockFrom < from) stretches.push({ unit: 'days', range: { from: blockFrom, to: addDays(from, -1) }, sign: -1 });
+      if (to < blockTo) stretches.push({ unit: 'days', range: { from: addDays(to, 1), to: blockTo }, sign: -1 });
+    } else {
+      stretches.push({ unit: 'days', range: { from, to }, sign: 1 });
+    }
+    from = addDays(to, 1);
+  }
+  return stretches;
 }

@@ -228,6 +228,32 @@ describe('GET /ads/entities on hand-made rows', () => {
       { level: 'adset', entityId: adSet.id, accountId: account.id, campaignId: first.id, adSetId: adSet.id, date: DAY, spend: '1.00', impressions: 10, reach: 9, clicks: 1 },
       { level: 'ad', entityId: ad.id, accountId: account.id, campaignId: first.id, adSetId: adSet.id, adId: ad.id, date: DAY, spend: '1.00', impressions: 10, reach: 9, clicks: 1 },
     );
+    // 22-30 June is ranked from the block 21-30 June less 21 June: a campaign that spent only on the
+    // 21st must take no place in the list, one that spent on both counts only its days in the range.
+    // 498 of the 501 campaigns spend again on 23 June (from 2.00 up: the 2.00 one alone), so that the
+    // list is cut there as well, between 2.00 and 2.50: one place taken by the 21st would cut it higher.
+    rows.push(...rows.filter((row) => row.level === 'campaign').slice(3).map((row) => ({ ...row, date: '2026-06-23' })));
+    const campaignRow = (name: string) => createCampaign(orgId, account.id, name);
+    const [outside, inside, both, extra] = [await campaignRow('Only on 21 June'), await campaignRow('Inside'), await campaignRow('Both'), await campaignRow('Extra')];
+    const blockRow = (campaign: { id: string }, date: string, spend: string): InsightFixture => ({
+      level: 'campaign',
+      entityId: campaign.id,
+      accountId: account.id,
+      campaignId: campaign.id,
+      date,
+      spend,
+      impressions: 10,
+      reach: 5,
+      clicks: 1,
+    });
+    rows.push(
+      blockRow(outside, '2026-06-21', '500.00'),
+      blockRow(inside, '2026-06-22', '2.00'),
+      blockRow(inside, '2026-06-30', '2.00'),
+      blockRow(both, '2026-06-21', '100.00'),
+      blockRow(both, '2026-06-25', '3.00'),
+      blockRow(extra, '2026-06-24', '2.50'),
+    );
     await insertInsights(orgId, rows);
     edgeKey = await mintKey({ orgId, scopes: ['ads:read'] });
   });
@@ -249,6 +275,23 @@ describe('GET /ads/entities on hand-made rows', () => {
     ]);
     // The lowest spend pair (i 0 and 1, 1.00 each) loses one row to the cap: the later name.
     expect(body.data.rows.at(-1)!.name).toBe('Campaign 0999');
+  });
+
+  it('ranks only the days of the range where a block is read less its other days', async () => {
+    const body = await list('level=campaign&from=2026-06-22&to=2026-06-30', edgeKey);
+    // 501 campaigns spent in the range: all but the lowest (Campaign 0997, 2.00) are listed.
+    expect(body.data.truncated).toBe(true);
+    expect(body.data.rows).toHaveLength(500);
+    expect(body.data.rows.slice(0, 2).map((r) => [r.name, r.spend])).toEqual([
+      ['Campaign 0500', 251],
+      ['Campaign 0501', 250],
+    ]);
+    expect(body.data.rows.filter((r) => !r.name.startsWith('Campaign')).map((r) => [r.name, r.spend, r.impressions])).toEqual([
+      ['Inside', 4, 20],
+      ['Both', 3, 10],
+      ['Extra', 2.5, 10],
+    ]);
+    expect(body.data.rows.at(-1)!.name).toBe('Extra');
   });
 
   it('gives null ratios for zero denominators and null results when none were reported', async () => {

@@ -13,7 +13,7 @@ import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../compare';
-import { splitRange } from '../range-split';
+import { daysAsBlocks, splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
 
 export type InsightLevel = 'account' | AdLevel;
@@ -41,19 +41,36 @@ function insightCondition(params: SqlParams, rows: InsightRows): (alias: string)
 /** Where a part of a range is read: the daily table, or the ten-day or monthly rollup with its period column. */
 type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly'; period: 'block' | 'month' };
 
-/** The parts of a range as the rollups read it (see range-split.ts), each with its bounds as parameters (inclusive). */
-function rangeParts(p: SqlParams, range: DayRange): Array<{ source: PartSource; from: string; to: string }> {
+interface RangePart {
+  source: PartSource;
+  /** Bounds as parameters (inclusive). */
+  from: string;
+  to: string;
+  /** -1: rows to subtract (see daysAsBlocks). */
+  sign: 1 | -1;
+}
+
+/**
+ * The parts of a range as the rollups read it (see range-split.ts). With `daysAsBlocks`, for sums
+ * only, the days of its partial blocks are read as blocks less days where that reads fewer rows.
+ */
+function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boolean } = {}): RangePart[] {
   const split = splitRange(range);
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
-  const parts: Array<[PartSource, DayRange | null]> = [
-    [monthly, split.months],
-    [tenDay, split.headBlocks],
-    [tenDay, split.tailBlocks],
-    [{ daily: true }, split.headDays],
-    [{ daily: true }, split.tailDays],
+  const part = (source: PartSource, { from, to }: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, from: p.add(from), to: p.add(to), sign });
+  const days = (stretch: DayRange | null) =>
+    !stretch
+      ? []
+      : options.daysAsBlocks
+        ? daysAsBlocks(stretch).map(({ unit, range: read, sign }) => part(unit === 'block' ? tenDay : { daily: true }, read, sign))
+        : [part({ daily: true }, stretch)];
+  return [
+    ...(split.months ? [part(monthly, split.months)] : []),
+    ...[split.headBlocks, split.tailBlocks].flatMap((blocks) => (blocks ? [part(tenDay, blocks)] : [])),
+    ...days(split.headDays),
+    ...days(split.tailDays),
   ];
-  return parts.flatMap(([source, part]) => (part ? [{ source, from: p.add(part.from), to: p.add(part.to) }] : []));
 }
 
 /** The accounts a request reads, as an insight-row filter: null when it reads the whole organisation. */
@@ -365,8 +382,9 @@ const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
  * 1. every entity's spend, summed as float8 from index-only scans of (org_id|account_id, level, period,
  *    entity_id, spend), or for many whole months of (org_id, level, entity_id, month, spend), which hands
  *    each entity's months over one after the other: a whole organisation has tens of thousands of ads, and
- *    a float sum and a bounded sort of floats cost a fraction of numeric ones. The entities whose float
- *    spend reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
+ *    a float sum and a bounded sort of floats cost a fraction of numeric ones. The days of the range's
+ *    partial ten-day blocks are read as blocks less days where that reads fewer rows (daysAsBlocks). The
+ *    entities whose float spend reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
  * 2. for the candidates only, re-read through the primary key (level, entity_id, period), the exact sums,
  *    the dominant result type (most spend; ties alphabetical) with that type's results, and the exact order
  *    with the names, looked up per candidate.
@@ -385,25 +403,26 @@ export function entityAggregates(
     search = ` AND entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
             AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
   }
-  const rangeParams = rangeParts(p, range);
-  const parts = (columns: { daily: string; rollup: string }, narrow: string) =>
-    rangeParams
-      .map(({ source, from, to }) =>
-        source.daily
-          ? `SELECT ${columns.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
-          : `SELECT ${columns.rollup} FROM ad_insights_${source.rollup} m
-              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`,
-      )
+  const parts = (list: RangePart[], columns: (sign: string) => { daily: string; rollup: string }, narrow: string) =>
+    list
+      .map(({ source, from, to, sign }) => {
+        const select = columns(sign < 0 ? '-' : '');
+        return source.daily
+          ? `SELECT ${select.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
+          : `SELECT ${select.rollup} FROM ad_insights_${source.rollup} m
+              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`;
+      })
       .join('\n UNION ALL\n');
-  const spendParts = parts({ daily: 'i.entity_id, i.spend', rollup: 'm.entity_id, m.spend' }, search);
+  const spendParts = parts(rangeParts(p, range, { daysAsBlocks: true }), (minus) => ({ daily: `i.entity_id, ${minus}i.spend AS spend`, rollup: `m.entity_id, ${minus}m.spend AS spend` }), search);
   // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
   const figureParts = parts(
-    {
+    rangeParts(p, range),
+    () => ({
       daily: `i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
               i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results`,
       rollup: `m.entity_id, nullif(m.result_type, '') AS result_type, m.spend, m.reported_spend, m.impressions, m.clicks,
                m.link_clicks, m.reach_peak, m.reach_sum, m.results`,
-    },
+    }),
     ' AND entity_id = ANY(ARRAY(SELECT entity_id FROM candidates))',
   );
   const limit = `${p.add(options.limit)}::int`;
