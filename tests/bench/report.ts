@@ -3,7 +3,7 @@ import type { PlatformCost, CaseResult } from './targets';
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
 
-const COLUMNS = ['case', 'c', 'n', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'floor p50', '÷floor', 'targets'] as const;
+const COLUMNS = ['case', 'c', 'n', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'floor p50', '÷floor', 'web layer ms', 'targets'] as const;
 
 function rowCells(result: CaseResult): string[] {
   return [
@@ -16,6 +16,7 @@ function rowCells(result: CaseResult): string[] {
     ms(result.load.p99),
     result.floor ? ms(result.floor.p50) : '–',
     result.ratio === null ? '–' : result.ratio.toFixed(2),
+    result.floor ? ms(result.load.p50 - result.floor.p50) : '–',
     result.misses.length ? `MISS: ${result.misses.join('; ')}` : 'ok',
   ];
 }
@@ -68,7 +69,7 @@ export function readmeSection(results: CaseResult[], platform: PlatformCost | nu
     '',
     `Dataset: ${facts.dataset}. Ranges end on the seed's end date; "org" reads the whole organisation, "client" one client.`,
     'Every request carries a real API key through the real rate limiter (a pool of keys, none over its limit; no 429).',
-    '"n" is the number of requests measured (after warm-up); "floor" is the endpoint\'s own data function (its SQL and row shaping) called in-process, at the same concurrency; "÷floor" is endpoint p50 ÷ floor p50.',
+    '"n" is the number of requests measured (after warm-up); "floor" is the endpoint\'s own data function (its SQL and row shaping) called in-process, at the same concurrency; "÷floor" is endpoint p50 ÷ floor p50; "web layer ms" is endpoint p50 − floor p50: what HTTP, Next.js, the proxy, the key check, the limiter, the query parsing, the JSON and its gzip add.',
     'Requests accept gzip, as browsers and HTTP clients do, so compression is part of the cost.',
     '',
     markdownTable(results),
