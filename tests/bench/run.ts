@@ -20,7 +20,7 @@ import { mintKeyPool, type KeyPool } from './keys';
 import { runAlternating, runLoad } from './load';
 import { consoleTable, platformLines, readmeSection } from './report';
 import { buildServer, startServer } from './server';
-import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
+import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
 import { caseMisses, platformCost, TARGETS, type CaseResult } from './targets';
 
 const PORT = 3199;
@@ -74,12 +74,12 @@ function described(benchCase: BenchCase): CaseResult['case'] {
   return { name, kind, endpoint, scope, days, connections, path };
 }
 
-/** Rounds in which the liveness route and /me alternate, so that both see the same background load. */
-const PLATFORM_ROUNDS = 4;
-
-/** The liveness route and /me at one concurrency, measured alternately (they are compared with each other). */
+/**
+ * The liveness route and /me at one concurrency, measured alternately in PLATFORM_ROUNDS rounds so that
+ * both see the same background load (they are compared with each other).
+ */
 async function measurePlatformPair(liveness: BenchCase, me: BenchCase, baseUrl: string, keys: KeyPool): Promise<CaseResult[]> {
-  const amount = AMOUNT[liveness.connections];
+  const amount = PLATFORM_AMOUNT[liveness.connections];
   await runLoad({ baseUrl, path: liveness.path, connections: 1, amount: WARMUP_REQUESTS, keys: null });
   await runLoad({ baseUrl, path: me.path, connections: 1, amount: WARMUP_REQUESTS, keys });
   const loadAverageAtStart = round(loadAverage());
@@ -220,7 +220,7 @@ async function main(): Promise<number> {
     client: fixtures.client,
     server: { buildSeconds: buildSeconds && round(buildSeconds, 0), port: PORT, poolSize: Number(process.env.DATABASE_POOL_SIZE), memoryMb: { peakTreeRss: round(memory.peakTreeRssMb, 0), peakProcessHwm: round(memory.peakProcessHwmMb, 0) } },
     floorDefinition: 'The endpoint\'s data function (lib/metrics/**, lib/account/clients) called in-process with the parsed query and the reach; no HTTP, proxy, auth, rate limit, reach lookup or JSON serialisation.',
-    settings: { maxRequests: AMOUNT, maxFloorIterations: FLOOR_ITERATIONS, minSamples: MIN_SAMPLES, warmupRequests: WARMUP_REQUESTS },
+    settings: { maxRequests: AMOUNT, platformRequests: PLATFORM_AMOUNT, maxFloorIterations: FLOOR_ITERATIONS, minSamples: MIN_SAMPLES, warmupRequests: WARMUP_REQUESTS },
     targets: TARGETS,
     statuses,
     platform,

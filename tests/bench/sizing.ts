@@ -8,6 +8,13 @@ import type { BenchCase } from './cases';
  * whole run, about 90 cases, stays near a quarter of an hour on this shared 2-core machine.
  */
 export const AMOUNT = { 1: 60, 8: 200 } as const;
+/**
+ * Requests of the liveness route and of /me each, in PLATFORM_ROUNDS alternating rounds: they take a
+ * millisecond or two, so 200 were over within a few hundred ms, in which the machine's other work swung
+ * their ratio at c=8 between 0.36 and 0.71 from one run to the next.
+ */
+export const PLATFORM_AMOUNT = { 1: 400, 8: 2000 } as const;
+export const PLATFORM_ROUNDS = 8;
 /** Unrecorded requests before each case (first-call compilation, caches, connection setup); their p50 sizes the case. */
 export const WARMUP_REQUESTS = 2;
 /** The floor's p50 settles with fewer calls than the endpoint's p99 needs. */
@@ -29,5 +36,6 @@ export function caseSize(connections: 1 | 8, warmupP50Ms: number): { requests: n
 
 /** Requests the plan sends with a key at most (everything but the liveness route), warm-ups included. */
 export function plannedKeyedRequests(cases: BenchCase[]): number {
-  return cases.filter((c) => c.kind !== 'liveness').reduce((sum, c) => sum + AMOUNT[c.connections] + WARMUP_REQUESTS, 0);
+  const amount = (c: BenchCase) => (c.kind === 'platform' ? PLATFORM_AMOUNT : AMOUNT)[c.connections];
+  return cases.filter((c) => c.kind !== 'liveness').reduce((sum, c) => sum + amount(c) + WARMUP_REQUESTS, 0);
 }
