@@ -213,9 +213,14 @@ type Column = [name: string, expression: string, column: string];
  */
 const COMPARED_KEYS_PER_LISTED = 4;
 
-interface KeyRow extends Record<string, string | null> {
+/** A key's figures in a range (see keyAggregate). */
+interface FigureRow extends Record<string, string | null> {
   dimension: string;
   key: string;
+}
+
+/** A ranked key (see rankedKeys). */
+interface KeyRow extends FigureRow {
   label: string | null;
   detail: string | null;
   /** Number of keys of the dimension in the range. */
@@ -301,16 +306,16 @@ function rankedKeys<D extends string>(source: DimensionSource<D>, resourceIds: s
 }
 
 /** The figures in `range` of the given keys (no row for a key without rows in the range). */
-function keyFigures<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, keys: KeyRow[]): Promise<KeyRow[]> {
+function keyFigures<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, keys: FigureRow[]): Promise<FigureRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
   const wanted = `(SELECT * FROM unnest(${p.add(keys.map((row) => row.dimension))}::"${source.dimensionType}"[], ${p.add(keys.map((row) => row.key))}::text[]))`;
-  return sql<KeyRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`), p.values);
+  return sql<FigureRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`), p.values);
 }
 
 /** Rows by dimension and key. */
-function byDimensionAndKey(rows: KeyRow[]): Map<string, Map<string, KeyRow>> {
-  const map = new Map<string, Map<string, KeyRow>>();
+function byDimensionAndKey(rows: FigureRow[]): Map<string, Map<string, FigureRow>> {
+  const map = new Map<string, Map<string, FigureRow>>();
   for (const row of rows) {
     if (!map.has(row.dimension)) map.set(row.dimension, new Map());
     map.get(row.dimension)!.set(row.key, row);

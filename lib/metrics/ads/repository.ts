@@ -59,12 +59,11 @@ function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boo
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
   const part = (source: PartSource, { from, to }: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, from: p.add(from), to: p.add(to), sign });
-  const days = (stretch: DayRange | null) =>
-    !stretch
-      ? []
-      : options.daysAsBlocks
-        ? daysAsBlocks(stretch).map(({ unit, range: read, sign }) => part(unit === 'block' ? tenDay : { daily: true }, read, sign))
-        : [part({ daily: true }, stretch)];
+  const days = (stretch: DayRange | null): RangePart[] => {
+    if (!stretch) return [];
+    if (!options.daysAsBlocks) return [part({ daily: true }, stretch)];
+    return daysAsBlocks(stretch).map(({ unit, range: read, sign }) => part(unit === 'block' ? tenDay : { daily: true }, read, sign));
+  };
   return [
     ...(split.months ? [part(monthly, split.months)] : []),
     ...[split.headBlocks, split.tailBlocks].flatMap((blocks) => (blocks ? [part(tenDay, blocks)] : [])),
@@ -116,9 +115,7 @@ export function accountsInReach(reach: Reach, onlyAccountId?: string): Promise<A
 
 /** The ids of the ad accounts a request reads, as an insight-row filter: null (no lookup) for a whole organisation. */
 export async function accountIdsInReach(reach: Reach): Promise<string[] | null> {
-  if (reach.clientIds === null) return null;
-  const rows = await sql<{ id: string }>(`SELECT a.id FROM ad_accounts a WHERE ${reachCondition('a', 1, 2)}`, [reach.orgId, reach.clientIds]);
-  return rows.map((row) => row.id);
+  return reach.clientIds === null ? null : accountFilter(reach, await accountsInReach(reach));
 }
 
 const ENTITY_TABLES: Record<AdLevel, { table: string; campaign: string; adSet: string }> = {
@@ -380,9 +377,8 @@ const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
  * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
  * from the rollup parts of the range (see the file header), in two passes:
  * 1. every entity's spend, summed as float8 from index-only scans of (org_id|account_id, level, period,
- *    entity_id, spend), or for many whole months of (org_id, level, entity_id, month, spend), which hands
- *    each entity's months over one after the other: a whole organisation has tens of thousands of ads, and
- *    a float sum and a bounded sort of floats cost a fraction of numeric ones. The days of the range's
+ *    entity_id, spend): a whole organisation has tens of thousands of ads, and a float sum and a bounded
+ *    sort of floats cost a fraction of numeric ones. The days of the range's
  *    partial ten-day blocks are read as blocks less days where that reads fewer rows (daysAsBlocks). The
  *    entities whose float spend reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
  * 2. for the candidates only, re-read through the primary key (level, entity_id, period), the exact sums,
@@ -413,7 +409,11 @@ export function entityAggregates(
               WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`;
       })
       .join('\n UNION ALL\n');
-  const spendParts = parts(rangeParts(p, range, { daysAsBlocks: true }), (minus) => ({ daily: `i.entity_id, ${minus}i.spend AS spend`, rollup: `m.entity_id, ${minus}m.spend AS spend` }), search);
+  const spendParts = parts(
+    rangeParts(p, range, { daysAsBlocks: true }),
+    (minus) => ({ daily: `i.entity_id, ${minus}i.spend AS spend`, rollup: `m.entity_id, ${minus}m.spend AS spend` }),
+    search,
+  );
   // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
   const figureParts = parts(
     rangeParts(p, range),
@@ -455,8 +455,8 @@ export function entityAggregates(
          FROM by_type t
         GROUP BY t.entity_id),
      -- The name of each candidate by its primary key (a scalar subquery: a join was planned as a hash of
-     -- the whole entity table).
-     named AS (
+     -- the whole entity table), once (unmaterialised, it was looked up again after the sort).
+     named AS MATERIALIZED (
        SELECT f.*, (SELECT x.name FROM ${table} x WHERE x.id = f.entity_id) AS name FROM totals f),
      listed AS MATERIALIZED (
        SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
