@@ -1,8 +1,11 @@
 // Runs once when the server starts: creating the rate limiter now logs which one counts the limits
-// (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request.
+// (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request, and a
+// malformed RESPONSE_CACHE_MAX_BYTES stops the start instead of failing the first cached request.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { rateLimiter } = await import('./lib/ratelimit');
     rateLimiter();
+    const { maxBytesFromEnv } = await import('./lib/cache/response-cache');
+    maxBytesFromEnv();
   }
 }

@@ -2,7 +2,8 @@
 // setup creates a fresh database, seeds it, builds the app into .next-e2e and starts it on port 3105.
 import { defineConfig } from '@playwright/test';
 
-export const E2E_PORT = 3105;
+/** E2E_PORT lets two checkouts run their browser tests side by side. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3105);
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -9,7 +9,9 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        // Some unit tests check every case of a year exhaustively: CPU-bound, so a longer limit than
+        // vitest's 5 s keeps them from failing on a machine busy with the integration project.
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
       {
         resolve: { alias },

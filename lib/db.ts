@@ -11,6 +11,9 @@ interface Db {
 
 const globalForDb = globalThis as unknown as { metricsDb?: Db };
 
+/** How long a query waits for a pooled connection before it fails (503) rather than hang. */
+export const CONNECTION_WAIT_MS = 5_000;
+
 function createDb(): Db {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
@@ -18,7 +21,7 @@ function createDb(): Db {
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     // A request should fail fast (503) rather than hang when the database is unreachable.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECTION_WAIT_MS,
     // Year-long aggregations sort and hash more than PostgreSQL's 4 MB default allows in memory; JIT
     // compilation costs 100-200 ms per query and never pays off on these short, index-driven plans.
     // Parallel workers are off by default: requests run side by side and each statement is tens of
@@ -29,11 +32,18 @@ function createDb(): Db {
     // random page costs little more than a sequential one; at the default 4, which assumes spinning
     // disks, the planner reads a whole monthly rollup rather than the index-only range it needs (the
     // year of a whole organisation's ads: 78 ms instead of 62 on the benchmark's data).
+    // statement_timeout bounds every statement, so no request holds a connection for long: the
+    // heaviest legitimate ones (a year of a whole organisation) take 0.1-0.5 s, 10 s leaves room for
+    // a loaded machine; a statement cancelled by it is answered 503 (lib/http/unavailable.ts).
+    // idle_in_transaction_session_timeout ends a session left inside a transaction (its locks and
+    // its connection with it); the app's transactions are a few short statements.
     options: [
       `-c work_mem=${process.env.DATABASE_WORK_MEM ?? '64MB'}`,
       '-c jit=off',
       `-c max_parallel_workers_per_gather=${process.env.DATABASE_PARALLEL_WORKERS ?? 0}`,
       `-c random_page_cost=${process.env.DATABASE_RANDOM_PAGE_COST ?? 1.1}`,
+      `-c statement_timeout=${process.env.DATABASE_STATEMENT_TIMEOUT ?? '10s'}`,
+      `-c idle_in_transaction_session_timeout=${process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT ?? '30s'}`,
     ].join(' '),
   });
   // An idle client's connection error must not crash the process; the next query reports it.

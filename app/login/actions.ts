@@ -5,31 +5,32 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { assertSameOrigin, authorizeAction, endSession, LOGIN_PATH, setSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
 import { trustedClientAddress } from '@/lib/http/client-address';
-import { signIn } from '@/lib/session/sign-in';
+import { RETURN_TO_FIELD, safeReturnTo } from '@/lib/session/return-to';
+import { EMAIL_MAX_LENGTH } from '@/lib/session/credential-caps';
+import { signIn, type SignInFieldErrors } from '@/lib/session/sign-in';
 
 export interface SignInState {
   email: string;
   error?: string;
-  fieldErrors?: { email?: string; password?: string };
+  fieldErrors?: SignInFieldErrors;
 }
 
 export async function signInAction(_previous: SignInState, formData: FormData): Promise<SignInState> {
   await assertSameOrigin();
-  const email = String(formData.get('email') ?? '').trim();
+  const typed = String(formData.get('email') ?? '').trim();
   const password = String(formData.get('password') ?? '');
-  const fieldErrors: SignInState['fieldErrors'] = {};
-  if (!email) fieldErrors.email = 'Enter your email address.';
-  if (!password) fieldErrors.password = 'Enter your password.';
-  if (fieldErrors.email || fieldErrors.password) return { email, fieldErrors };
+  // Shown again in the form, unless it is too long to be anyone's address.
+  const email = typed.length <= EMAIL_MAX_LENGTH ? typed : '';
 
-  const result = await signIn({ email, password, address: trustedClientAddress(await headers()) });
+  const result = await signIn({ email: typed, password, address: trustedClientAddress(await headers()) });
+  if (result.kind === 'malformed') return { email, fieldErrors: result.fieldErrors };
   if (result.kind === 'throttled') {
     const minutes = Math.ceil(result.retryAfterSeconds / 60);
     return { email, error: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
   }
   if (result.kind === 'invalid') return { email, error: 'That email and password do not match an account.' };
   await setSessionCookie(result.token, result.expiresAt);
-  redirect(SETTINGS_HOME);
+  redirect(safeReturnTo(formData.get(RETURN_TO_FIELD)) ?? SETTINGS_HOME);
 }
 
 export async function signOutAction(formData: FormData): Promise<void> {

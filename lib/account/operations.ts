@@ -1,6 +1,9 @@
-// The account endpoints' operations (/me, /clients), read by the route files and the OpenAPI document.
+// The account endpoints' operations (/me, /clients): what they answer and what runs them, read by the
+// REST routes, the MCP tools and the OpenAPI document.
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../http/operation';
+import { listClients } from './clients';
+import { describeKey } from './me';
 import { clientSchema, meSchema } from './schemas';
 
 /** Neither endpoint takes a parameter: any parameter is an unknown one (400). */
@@ -16,6 +19,8 @@ export const meOperation = defineOperation({
   scope: null,
   query: noParameters,
   data: meSchema,
+  // REST only: it describes an API key, and MCP callers may hold an OAuth grant instead.
+  run: async (_query, auth) => describeKey(auth),
 });
 
 export const clientsOperation = defineOperation({
@@ -28,6 +33,12 @@ export const clientsOperation = defineOperation({
   scope: null,
   query: noParameters,
   data: z.array(clientSchema),
+  run: (_query, auth) => listClients(auth),
+  tool: {
+    name: 'list_clients',
+    title: 'List clients',
+    lead: 'Call this first (after describe_metrics): it names every client you can read and gives the `id` that the other tools take as `client`, with each client’s ad accounts (and their currencies), social pages, analytics properties, search-console sites and stores.',
+  },
 });
 
 export const operations: Operation[] = [meOperation, clientsOperation];

@@ -2,6 +2,8 @@
 // key is stored, with a short display prefix; the key itself is shown once and never logged.
 import { createHash, randomBytes } from 'node:crypto';
 import { prisma } from '../db';
+import type { ApiKeyOrigin } from '../generated/prisma/client';
+import { AUDIT_ACTIONS, recordAuditEvent } from '../settings/audit';
 import type { Scope } from './scopes';
 
 export const KEY_PREFIX = 'mk_live_';
@@ -25,6 +27,10 @@ export interface NewApiKey {
   /** null: every client of the organisation. */
   clientIds: string[] | null;
   expiresAt: Date | null;
+  /**
+   * The person who minted it on the settings page, or null for a command-line program
+   * (`npm run key:create`, `npm run demo`), which has no person behind it. This decides `createdVia`.
+   */
   createdById: string | null;
 }
 
@@ -41,18 +47,43 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; id:
     if (found !== clientIds.length) throw new InvalidKeyRequest('Every client must belong to the organisation.');
   }
   const { key, hash, prefix } = generateKey();
-  const record = await prisma().apiKey.create({
-    data: {
-      orgId: input.orgId,
-      name: input.name,
-      prefix,
-      hash,
-      scopes: input.scopes,
-      restrictedToClients: clientIds !== null,
-      expiresAt: input.expiresAt,
-      createdById: input.createdById,
-      clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
-    },
+  const createdVia: ApiKeyOrigin = input.createdById === null ? 'cli' : 'settings';
+  // The key and its creation event are one change: every key, whichever program minted it, is in
+  // the settings page's Activity.
+  const id = await prisma().$transaction(async (tx) => {
+    const record = await tx.apiKey.create({
+      data: {
+        orgId: input.orgId,
+        name: input.name,
+        prefix,
+        hash,
+        scopes: input.scopes,
+        restrictedToClients: clientIds !== null,
+        expiresAt: input.expiresAt,
+        createdById: input.createdById,
+        createdVia,
+        clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
+      },
+    });
+    await recordAuditEvent(
+      {
+        orgId: input.orgId,
+        actorId: input.createdById,
+        action: AUDIT_ACTIONS.apiKeyCreated,
+        targetType: 'api_key',
+        targetId: record.id,
+        details: {
+          name: input.name,
+          prefix,
+          scopes: input.scopes,
+          clientIds,
+          expiresAt: input.expiresAt?.toISOString() ?? null,
+          createdVia,
+        },
+      },
+      tx,
+    );
+    return record.id;
   });
-  return { key, id: record.id, prefix };
+  return { key, id, prefix };
 }

@@ -1,16 +1,14 @@
 // Verifies the API key of a request. Used by proxy.ts for every /api/v1 request, and by the route
 // itself when a request arrives without the proxy's signed hand-off (so skipping the proxy reads nothing).
 import { preparedSql } from '../db';
+import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../http/errors';
 import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
-import type { AuthContext } from './context';
+import type { ApiKeyContext } from './context';
 import { recordKeyUse } from './last-used';
 import { isScope } from './scopes';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
-/** Bodies are only read to look for a misplaced key; larger ones are not scanned. */
-const MAX_SCANNED_BODY = 64 * 1024;
-
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
   const challenge = error ? `${BEARER_CHALLENGE}, error="${error}"` : BEARER_CHALLENGE;
   return new ApiError('unauthorized', detail, { headers: { 'WWW-Authenticate': challenge } });
@@ -21,19 +19,27 @@ const MISPLACED_KEY = unauthorized(
   'invalid_request',
 );
 
-async function carriesKeyOutsideHeader(request: Request): Promise<boolean> {
+// The API takes no request body; one is read only to look for a misplaced key. A body that cannot be
+// checked (see lib/http/body.ts) is refused as if it held a key: otherwise a key in it would pass.
+const UNCHECKED_BODY = unauthorized(
+  `This API takes no request body, and a body that cannot be checked for an API key is refused: one on a GET or HEAD request, one over ${MAX_BODY_BYTES / 1024} KiB, or one not received within ${BODY_TIMEOUT_MS / 1000} s. Send no body, and the key only as the header \`Authorization: Bearer <key>\`.`,
+  'invalid_request',
+);
+
+/** Throws 401 when the request carries a key anywhere but the Authorization header, or a body that cannot be checked. */
+async function refuseKeyOutsideHeader(request: Request): Promise<void> {
   const url = new URL(request.url);
   for (const [name, value] of url.searchParams) {
-    if (name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) return true;
+    if (name.includes(KEY_PREFIX) || value.includes(KEY_PREFIX)) throw MISPLACED_KEY;
   }
-  if ((request.headers.get('cookie') ?? '').includes(KEY_PREFIX)) return true;
-  const length = Number(request.headers.get('content-length') ?? 0);
-  const chunked = request.headers.has('transfer-encoding');
-  if ((length > 0 && length <= MAX_SCANNED_BODY) || chunked) {
-    const body = await request.clone().text();
-    if (body.slice(0, MAX_SCANNED_BODY).includes(KEY_PREFIX)) return true;
-  }
-  return false;
+  if ((request.headers.get('cookie') ?? '').includes(KEY_PREFIX)) throw MISPLACED_KEY;
+  const declaresBody = request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? 0) > 0;
+  if (!declaresBody) return;
+  // Next.js hands the body of a GET or HEAD to neither the gate nor the route, so it cannot be read.
+  if (!request.body) throw UNCHECKED_BODY;
+  const body = await readBoundedBody(request.clone().body!);
+  if (body === null) throw UNCHECKED_BODY;
+  if (body.includes(KEY_PREFIX)) throw MISPLACED_KEY;
 }
 
 interface KeyRow {
@@ -59,8 +65,8 @@ const KEY_LOOKUP = `
    WHERE k.hash = $1`;
 
 /** Returns the credential's context or throws 401 `unauthorized`. */
-export async function authenticate(request: Request): Promise<AuthContext> {
-  if (await carriesKeyOutsideHeader(request)) throw MISPLACED_KEY;
+export async function authenticate(request: Request): Promise<ApiKeyContext> {
+  await refuseKeyOutsideHeader(request);
   const header = request.headers.get('authorization');
   if (!header) throw unauthorized('Send your API key as the header `Authorization: Bearer <key>`.');
   const match = /^Bearer ([^\s]+)$/i.exec(header.trim());

@@ -1,36 +1,54 @@
-// `lastUsedAt` of API keys: written at most once a minute per key, never on the request's critical
-// path. The in-process map skips the database entirely for a key used in the last minute; the SQL
-// condition keeps it at most once a minute across several server processes too.
+// "Last used" of credentials (API keys, OAuth grants): written at most once a minute per credential,
+// never on the request's critical path. The in-process map skips the database entirely for a
+// credential used in the last minute; the SQL condition keeps it at most once a minute across several
+// server processes too.
 import { sql } from '../db';
 
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-const globalForLastUsed = globalThis as unknown as { metricsKeyLastWritten?: Map<string, number> };
+const globalForLastUsed = globalThis as unknown as { metricsLastWritten?: Map<string, Map<string, number>> };
 
-function lastWritten(): Map<string, number> {
-  globalForLastUsed.metricsKeyLastWritten ??= new Map();
-  return globalForLastUsed.metricsKeyLastWritten;
+function lastWritten(kind: string): Map<string, number> {
+  globalForLastUsed.metricsLastWritten ??= new Map();
+  let written = globalForLastUsed.metricsLastWritten.get(kind);
+  if (!written) globalForLastUsed.metricsLastWritten.set(kind, (written = new Map()));
+  return written;
 }
 
-/** Records a use of the key in the background; the returned promise is for tests only. */
-export function recordKeyUse(keyId: string, now = Date.now()): Promise<void> {
-  const written = lastWritten();
-  const previous = written.get(keyId);
-  if (previous !== undefined && now - previous < LAST_USED_INTERVAL_MS) return Promise.resolve();
-  written.set(keyId, now);
-  if (written.size > 10_000) {
-    for (const [id, at] of written) if (now - at >= LAST_USED_INTERVAL_MS) written.delete(id);
-  }
-  return sql(
-    `UPDATE api_keys SET last_used_at = now()
-      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= now() - interval '1 minute')`,
-    [keyId],
-  ).then(
-    () => undefined,
-    (error: Error) => {
-      // Losing one timestamp is harmless; the next use after a minute writes it again.
-      written.delete(keyId);
-      console.warn(`[api-keys] could not record the use of key ${keyId}: ${error.message}`);
-    },
-  );
+/**
+ * A recorder of uses for one kind of credential: `update` is a statement taking the id as $1 that
+ * sets the timestamp only when it is older than a minute. The returned promise is for tests only.
+ */
+function lastUsedRecorder(kind: string, update: string): (id: string, now?: number) => Promise<void> {
+  return (id, now = Date.now()) => {
+    const written = lastWritten(kind);
+    const previous = written.get(id);
+    if (previous !== undefined && now - previous < LAST_USED_INTERVAL_MS) return Promise.resolve();
+    written.set(id, now);
+    if (written.size > 10_000) {
+      for (const [seen, at] of written) if (now - at >= LAST_USED_INTERVAL_MS) written.delete(seen);
+    }
+    return sql(update, [id]).then(
+      () => undefined,
+      (error: Error) => {
+        // Losing one timestamp is harmless; the next use after a minute writes it again.
+        written.delete(id);
+        console.warn(`[last-used] could not record the use of ${kind} ${id}: ${error.message}`);
+      },
+    );
+  };
 }
+
+/** Records a use of an API key in the background. */
+export const recordKeyUse = lastUsedRecorder(
+  'key',
+  `UPDATE api_keys SET last_used_at = now()
+    WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= now() - interval '1 minute')`,
+);
+
+/** Records a use of an OAuth grant (any of its access tokens) in the background. */
+export const recordGrantUse = lastUsedRecorder(
+  'grant',
+  `UPDATE oauth_payloads SET last_used_at = now()
+    WHERE model = 'Grant' AND id = $1 AND (last_used_at IS NULL OR last_used_at <= now() - interval '1 minute')`,
+);

@@ -1,5 +1,8 @@
 // The one registry of error codes: status and title for each, used by responses, the errors page
 // and the OpenAPI document alike.
+import { RATE_LIMIT } from '../ratelimit/policy';
+import { isUnavailable } from './unavailable';
+
 export const ERROR_CODES = {
   validation_failed: {
     status: 400,
@@ -24,12 +27,12 @@ export const ERROR_CODES = {
   rate_limited: {
     status: 429,
     title: 'Too many requests',
-    explanation: 'More than 60 requests in the current one-minute window for this key (or, without a valid key, for this address). Wait for the seconds in `Retry-After`.',
+    explanation: `More than ${RATE_LIMIT.limit} requests in the current ${RATE_LIMIT.windowSeconds}-second window for this key (or, without a valid key, for this address), or more requests at once for this key than it may have in progress. Wait for the seconds in \`Retry-After\`.`,
   },
   unavailable: {
     status: 503,
     title: 'Service unavailable',
-    explanation: 'A transient failure, such as the database being unreachable. Retry after the seconds in `Retry-After`.',
+    explanation: 'A transient failure, such as the database being unreachable, a query running over its time limit, or the server being at its limit of requests in progress. Retry after the seconds in `Retry-After`.',
   },
   internal: {
     status: 500,
@@ -67,4 +70,21 @@ export class ApiError extends Error {
 /** The one answer for anything outside a credential's reach, identical to "does not exist". */
 export function notFound(what: 'client' | 'entity' | 'post'): ApiError {
   return new ApiError('not_found', `No ${what} with this id exists in your organisation's data that this credential can read.`);
+}
+
+/**
+ * The one mapping of anything thrown by the shared step to a contract error, for both doors: REST
+ * sends it as problem+json, MCP as an `isError` tool result. Transient database failures are
+ * `unavailable`; anything else unexpected is `internal` and discloses nothing but the request id.
+ */
+export function toApiError(error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isUnavailable(error)) {
+    console.error(`[${requestId}] database unavailable: ${(error as Error).message}`);
+    return new ApiError('unavailable', 'The service cannot reach its database, or it did not answer in time. Retry after the seconds in Retry-After.', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  console.error(`[${requestId}] unexpected failure`, error);
+  return new ApiError('internal', `An unexpected error occurred. Quote request id ${requestId} when you report it.`);
 }

@@ -1,8 +1,27 @@
-// An operation describes one endpoint once: path, scope, query schema and response schema. The route
-// handler, the OpenAPI document and the MCP tools are all built from it.
+// An operation describes one endpoint once and owns what runs it: path, scope, query schema, response
+// schema, `run` (reach and the call into the surface's code) and, for the seven MCP tools, its tool
+// face. The REST route, the MCP tool and the OpenAPI document are all built from it; the shared step
+// that checks scope and query and calls `run` is lib/http/invoke.ts.
 import type { z } from 'zod';
+import type { AuthContext } from '../auth/context';
 import type { Scope } from '../auth/scopes';
+import type { Envelope } from './envelope';
 import type { QuerySchema } from './query';
+
+/** How an operation appears as an MCP tool. */
+export interface ToolFace {
+  /** snake_case, as the spec names the seven tools. */
+  name: string;
+  /** Short human title shown by MCP clients. */
+  title: string;
+  /** What a model needs to pick the tool and fill its arguments; the operation's description follows it. */
+  lead: string;
+  /**
+   * The tool's arguments when they differ from the REST query: lists take `limit` with a smaller default,
+   * so that an answer fits a model's context. Always the REST query extended, never a second copy.
+   */
+  query?: QuerySchema;
+}
 
 export interface Operation<Q extends QuerySchema = QuerySchema, D extends z.ZodType = z.ZodType> {
   /** Unique, camelCase: the OpenAPI operationId. */
@@ -20,6 +39,13 @@ export interface Operation<Q extends QuerySchema = QuerySchema, D extends z.ZodT
   data: D;
   /** Set for endpoints that answer bytes rather than JSON (e.g. the post thumbnail). */
   binary?: { contentTypes: string[]; description: string };
+  /**
+   * Answers a valid query for a credential whose scope was checked: resolves the reach and calls the
+   * surface. `request` is the HTTP request that carried the call (only the thumbnail reads it).
+   */
+  run(query: z.infer<Q>, auth: AuthContext, request: Request): Promise<Envelope<z.infer<D>> | Response>;
+  /** Absent: REST only. */
+  tool?: ToolFace;
 }
 
 export function defineOperation<Q extends QuerySchema, D extends z.ZodType>(operation: Operation<Q, D>): Operation<Q, D> {

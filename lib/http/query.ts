@@ -1,26 +1,105 @@
 // Query-string parsing shared by every endpoint: one zod schema per endpoint, every problem reported.
 import { z } from 'zod';
-import { daysInclusive, isRealDay } from '../time/days';
+import { addDays, dayNumber, daysInclusive, isRealDay, todayIn, type IsoDay } from '../time/days';
+import { isPlainText, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
 import { ApiError, type FieldError } from './errors';
 
 export const MAX_RANGE_DAYS = 366;
+
+/**
+ * The days a `from` or `to` may name: from the first day of 2000, before any source we read kept
+ * data, to a year after today in IST (the zone of the ads and social days, ahead of most source
+ * zones), so that a calendar year or the next 12 months can be asked for ahead of time. Outside it
+ * nothing can have been synced; inside it every day derived from a query (compare ranges a year
+ * back, the restatement window after `to`) stays well within what the day arithmetic and
+ * PostgreSQL's `date` hold.
+ */
+const DATE_WINDOW = { firstDay: '2000-01-01', daysAfterToday: 366, timeZone: 'Asia/Kolkata' } as const;
+
+/** The first and last day of the date window now. */
+function dateWindow(): { first: IsoDay; last: IsoDay } {
+  return { first: DATE_WINDOW.firstDay, last: addDays(todayIn(DATE_WINDOW.timeZone), DATE_WINDOW.daysAfterToday) };
+}
+
+/** The window as the documentation states it. */
+const DATE_WINDOW_RULE = `from ${DATE_WINDOW.firstDay} to ${DATE_WINDOW.daysAfterToday} days after today in IST (${DATE_WINDOW.timeZone})`;
+
+/** Why a real day is outside the window, or null when it is inside. */
+function outsideWindow(day: IsoDay): string | null {
+  const { first, last } = dateWindow();
+  if (dayNumber(day) < dayNumber(first)) return `must be on or after ${first}`;
+  if (dayNumber(day) > dayNumber(last)) return `must be on or before ${last} (${DATE_WINDOW.daysAfterToday} days after today in IST)`;
+  return null;
+}
 
 export const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
   .refine(isRealDay, 'is not a real calendar date')
-  // The refinement does not reach JSON Schema; `format: date` tells OpenAPI readers the same.
+  .superRefine((day, ctx) => {
+    const problem = isRealDay(day) ? outsideWindow(day) : null;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  // The refinements do not reach JSON Schema; `format: date` tells OpenAPI readers the same.
   .meta({ format: 'date' });
 
 export const dateRange = {
-  from: isoDay.describe('First day of the range, included (YYYY-MM-DD).'),
-  to: isoDay.describe('Last day of the range, included (YYYY-MM-DD). At most 366 days after `from`, counting both.'),
+  from: isoDay.describe(`First day of the range, included (YYYY-MM-DD), ${DATE_WINDOW_RULE}.`),
+  to: isoDay.describe(
+    `Last day of the range, included (YYYY-MM-DD), ${DATE_WINDOW_RULE}. At most ${MAX_RANGE_DAYS} days after \`from\`, counting both.`,
+  ),
 };
 
 export const clientParam = z
   .uuid('must be a client id (a UUID) from /clients')
   .optional()
   .describe('Restrict to one client (an id from /clients). Without it, every client this credential can read.');
+
+/** A text or id parameter of 1 to `max` characters (every such parameter has a cap). */
+export function boundedText(max: number) {
+  const message = `must be 1 to ${max} characters long`;
+  return z.string().min(1, message).max(max, message);
+}
+
+/** A whole-number parameter from 1 to `max`, `fallback` when absent. */
+export function boundedCount(max: number, fallback: number) {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
+}
+
+/** How many rows a list returns on MCP when `limit` is not given: enough to see the top, small enough for a model's context. */
+export const TOOL_LIST_DEFAULT = 50;
+
+/** The `limit` argument of an MCP list tool: 1 to the REST cap, default TOOL_LIST_DEFAULT. */
+export function toolLimit(cap: number, what: string) {
+  return boundedCount(cap, TOOL_LIST_DEFAULT).describe(
+    `Most ${what} to return, 1 to ${cap}; default ${TOOL_LIST_DEFAULT}. \`truncated\` (in \`data\` and \`meta\`) is true when more exist: narrow the range, filter by client or raise the limit.`,
+  );
+}
+
+/** Up to this many days an MCP overview tool sends its daily series unless asked otherwise: a quarter. */
+export const TOOL_SERIES_DAYS = 92;
+export const SERIES_CHOICES = ['auto', 'daily', 'none'] as const;
+export type SeriesChoice = (typeof SERIES_CHOICES)[number];
+
+/**
+ * The `series` argument of an MCP overview tool. A daily point costs a model about 40 tokens, so a
+ * year of one series about 15,000: by default only ranges up to a quarter carry theirs.
+ */
+export function toolSeries() {
+  return z
+    .enum(SERIES_CHOICES)
+    .default('auto')
+    .describe(
+      `The daily series: \`daily\` (a point for every day of the range, as REST answers), \`none\` (left empty), or \`auto\` (default): daily for ranges up to ${TOOL_SERIES_DAYS} days, empty for longer ones. A point costs about 40 tokens: ask for \`daily\` on a long range only when the days themselves are needed.`,
+    );
+}
+
+/** Whether an answer keeps its daily series: a REST query has no `series` and always does. */
+export function keepsSeries(query: { from: string; to: string; series?: SeriesChoice }): boolean {
+  if (query.series === undefined || query.series === 'daily') return true;
+  return query.series === 'auto' && daysInclusive(query.from, query.to) <= TOOL_SERIES_DAYS;
+}
 
 /**
  * Checks `from ≤ to` and the 366-day cap. Add it as `.superRefine(checkDateRange, whenDatesAreReal)`
@@ -45,9 +124,17 @@ export const whenDatesAreReal = {
 /** Any zod object schema used for a query string (refinements keep it a ZodObject in zod 4). */
 export type QuerySchema = z.ZodObject<z.ZodRawShape>;
 
+/** What every query must satisfy, stated once for the OpenAPI document and the errors page. */
+export const QUERY_RULES = [
+  'Unknown and repeated parameters are refused (a typo such as `form=` would otherwise silently answer a different question).',
+  `Dates are \`YYYY-MM-DD\` calendar days that exist, ${DATE_WINDOW_RULE}; \`from\` must not be after \`to\`, and a range covers at most ${MAX_RANGE_DAYS} days counting both ends.`,
+  'No value may contain a control character (U+0000 to U+001F, tabs and line breaks included, U+007F to U+009F) or a lone surrogate; every text and id parameter has a maximum length, stated with the parameter.',
+];
+
 /**
  * Parses a query string with an endpoint's schema. Unknown and repeated parameters are refused
- * (a typo such as `form=` would otherwise be silently ignored and answer a different question).
+ * (a typo such as `form=` would otherwise be silently ignored and answer a different question), and
+ * so is any value that is not plain text, whatever the parameter, before the schema sees it.
  * Every problem is listed, not only the first.
  */
 export function parseQuery<S extends QuerySchema>(params: URLSearchParams, schema: S): z.infer<S> {
@@ -58,8 +145,59 @@ export function parseQuery<S extends QuerySchema>(params: URLSearchParams, schem
     const all = params.getAll(name);
     if (!known.has(name)) errors.push({ path: name, message: 'is not a parameter of this endpoint' });
     else if (all.length > 1) errors.push({ path: name, message: 'must be given once' });
+    else if (!isPlainText(all[0]!)) errors.push({ path: name, message: PLAIN_TEXT_MESSAGE });
     else values[name] = all[0]!;
   }
+  return validateValues(values, errors, schema);
+}
+
+const argumentTypes = new WeakMap<QuerySchema, Map<string, 'integer' | 'string'>>();
+
+/** The JSON type each argument of this schema takes on MCP: `integer` for counts, else `string`. */
+function argumentTypesOf(schema: QuerySchema): Map<string, 'integer' | 'string'> {
+  let types = argumentTypes.get(schema);
+  if (!types) {
+    const properties = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }).properties ?? {};
+    types = new Map(
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        typeof property === 'object' && (property.type === 'integer' || property.type === 'number') ? 'integer' : 'string',
+      ]),
+    );
+    argumentTypes.set(schema, types);
+  }
+  return types;
+}
+
+/**
+ * Parses the JSON arguments of an MCP tool call with the same schema and the same rules as a query
+ * string: each argument must have its JSON type (a count is a number, everything else a string), and is
+ * then checked exactly as the same text in a query string would be. One validation for both doors.
+ */
+export function parseArguments<S extends QuerySchema>(args: unknown, schema: S): z.infer<S> {
+  const errors: FieldError[] = [];
+  const values: Record<string, string> = {};
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    errors.push({ path: '', message: 'the arguments must be a JSON object' });
+  } else {
+    const types = argumentTypesOf(schema);
+    for (const [name, value] of Object.entries(args ?? {})) {
+      const type = types.get(name);
+      if (type === undefined) {
+        errors.push({ path: name, message: 'is not a parameter of this tool' });
+      } else if (type === 'integer') {
+        if (typeof value === 'number' && Number.isFinite(value)) values[name] = String(value);
+        else errors.push({ path: name, message: 'must be a number' });
+      } else if (typeof value !== 'string') errors.push({ path: name, message: 'must be a string' });
+      else if (!isPlainText(value)) errors.push({ path: name, message: PLAIN_TEXT_MESSAGE });
+      else values[name] = value;
+    }
+  }
+  return validateValues(values, errors, schema);
+}
+
+/** Runs the schema over values already checked for shape; throws 400 listing every problem. */
+function validateValues<S extends QuerySchema>(values: Record<string, string>, errors: FieldError[], schema: S): z.infer<S> {
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -1,13 +1,20 @@
-// Owns the wire format of every API response: the JSON envelope and RFC 9457 problem documents.
+// Owns the wire format of every API response: the JSON envelope, its validator (ETag) and RFC 9457
+// problem documents.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { appUrl } from '../app-url';
+import type { CachedAnswer } from '../cache/response-cache';
 import { ERROR_CODE_NAMES, ERROR_CODES, type ApiError } from './errors';
 
-/** API responses carry data for one organisation: never cached by shared caches. */
+/**
+ * API responses carry data for one organisation: never kept by shared caches, nor written to a
+ * browser's disk. A client that keeps an answer itself can still revalidate it: successes carry a
+ * strong ETag and `If-None-Match` is answered 304 when the body would be identical.
+ */
 export const API_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
 
 export function errorsDocUrl(): string {
-  const base = (process.env.APP_URL ?? 'http://localhost:3000').replace(/\/$/, '');
-  return `${base}/docs/errors`;
+  return `${appUrl()}/docs/errors`;
 }
 
 /** The RFC 9457 problem document as the spec shapes it; the OpenAPI document and the tests use it. */
@@ -45,12 +52,51 @@ export function problemResponse(error: ApiError, headers: Record<string, string>
 }
 
 /**
- * A JSON success, sent as bytes: a string body makes the Response check every character for lone
- * surrogates first (1.5 ms for a list of 500 ads). Next.js compresses it for clients that accept gzip.
+ * The JSON bytes of a success and their strong ETag (the SHA-256 of exactly those bytes: equal tags
+ * mean byte-identical bodies). A body is sent as bytes: a string body makes the Response check every
+ * character for lone surrogates first (1.5 ms for a list of 500 ads).
  */
-export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(Buffer.from(JSON.stringify(body)), {
+export function jsonAnswer(body: unknown): CachedAnswer {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
+}
+
+/**
+ * RFC 9110 §13.1.2: If-None-Match matches when it is `*` (a representation exists) or when one of its
+ * entity tags equals ours by weak comparison (the opaque tags are equal, `W/` prefixes ignored).
+ */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  for (const match of header.matchAll(/(?:W\/)?("[^"]*")/g)) {
+    if (match[1] === opaque) return true;
+  }
+  return false;
+}
+
+/** JSON bytes as a 200, with the API's headers. */
+function jsonBytesResponse(bytes: Buffer<ArrayBuffer>, headers: Record<string, string>): Response {
+  return new Response(bytes, {
     status: 200,
     headers: { ...API_HEADERS, ...headers, 'Content-Type': 'application/json' },
   });
+}
+
+/** A JSON success without a validator (the OpenAPI document). Next.js compresses it for clients that accept gzip. */
+export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
+  return jsonBytesResponse(Buffer.from(JSON.stringify(body)), headers);
+}
+
+/**
+ * An operation's JSON success with its ETag; `304 Not Modified` with the same validator and headers,
+ * and no body, when the request's `If-None-Match` names that ETag (so only when the body would be
+ * byte-identical).
+ */
+export function answerResponse(answer: CachedAnswer, request: Request, headers: Record<string, string> = {}): Response {
+  const validated = { ...headers, ETag: answer.etag };
+  if (ifNoneMatchHits(request.headers.get('if-none-match'), answer.etag)) {
+    return new Response(null, { status: 304, headers: { ...API_HEADERS, ...validated } });
+  }
+  return jsonBytesResponse(answer.body, validated);
 }

@@ -1,51 +1,32 @@
-// Turns an operation and a function of (query, credential) into a Next.js route handler: credential,
-// scope, query, call, envelope, and every failure as a problem document. Route files stay one call.
+// The REST door: turns an operation into a Next.js route handler. The credential comes from proxy.ts's
+// signed hand-off (or is verified here when the proxy was skipped); the shared step (invoke.ts) does
+// the rest; the envelope becomes JSON with its ETag (or a 304) and every failure a problem document.
+// Route files stay one line.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { authenticate } from '../auth/authenticate';
-import type { AuthContext } from '../auth/context';
 import { AUTH_HANDOFF_HEADER, openAuthContext } from '../auth/handoff';
-import type { Envelope } from './envelope';
-import { ApiError } from './errors';
+import { UUID_PATTERN } from '../text/uuid';
+import { toApiError } from './errors';
+import { invokeJson } from './invoke';
 import type { Operation } from './operation';
-import { parseQuery, type QuerySchema } from './query';
-import { jsonResponse, problemResponse } from './responses';
-import { isUnavailable } from './unavailable';
+import { answerResponse, problemResponse } from './responses';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
-const REQUEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export interface RouteContext<Q> {
-  query: Q;
-  auth: AuthContext;
-  request: Request;
-}
-
-type Handler<Q extends QuerySchema, D extends z.ZodType> = (
-  context: RouteContext<z.infer<Q>>,
-) => Promise<Envelope<z.infer<D>> | Response>;
-
-export function defineRoute<Q extends QuerySchema, D extends z.ZodType>(
-  operation: Operation<Q, D>,
-  handler: Handler<Q, D>,
-): (request: Request) => Promise<Response> {
+export function restRoute(operation: Operation): (request: Request) => Promise<Response> {
   return async (request) => {
     // proxy.ts always sets a UUID; anything else came from a caller and is not written to our logs.
     const incomingId = request.headers.get(REQUEST_ID_HEADER);
-    const requestId = incomingId && REQUEST_ID_PATTERN.test(incomingId) ? incomingId : randomUUID();
+    const requestId = incomingId && UUID_PATTERN.test(incomingId) ? incomingId : randomUUID();
     const headers = { 'X-Request-Id': requestId };
     try {
       const auth = openAuthContext(request.headers.get(AUTH_HANDOFF_HEADER)) ?? (await authenticate(request));
-      if (operation.scope && !auth.scopes.includes(operation.scope)) {
-        throw new ApiError('forbidden', `This credential lacks the scope ${operation.scope}, which ${operation.path} requires.`);
-      }
-      const query = parseQuery(new URL(request.url).searchParams, operation.query);
-      const result = await handler({ query, auth, request });
+      const result = await invokeJson(operation, auth, { kind: 'query', params: new URL(request.url).searchParams }, request);
       if (result instanceof Response) {
         result.headers.set('X-Request-Id', requestId);
         return result;
       }
-      return jsonResponse(result, headers);
+      return answerResponse(result, request, headers);
     } catch (error) {
       return errorResponse(error, requestId, headers);
     }
@@ -54,16 +35,5 @@ export function defineRoute<Q extends QuerySchema, D extends z.ZodType>(
 
 /** Maps anything thrown to a problem document; unexpected failures disclose nothing but the request id. */
 export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
-  if (error instanceof ApiError) return problemResponse(error, headers);
-  if (isUnavailable(error)) {
-    console.error(`[${requestId}] database unavailable: ${(error as Error).message}`);
-    return problemResponse(
-      new ApiError('unavailable', 'The service cannot reach its database right now. Retry after the seconds in Retry-After.', {
-        headers: { 'Retry-After': '5' },
-      }),
-      headers,
-    );
-  }
-  console.error(`[${requestId}] unexpected failure`, error);
-  return problemResponse(new ApiError('internal', `An unexpected error occurred. Quote request id ${requestId} when you report it.`), headers);
+  return problemResponse(toApiError(error, requestId), headers);
 }

@@ -5,6 +5,8 @@ const TRANSIENT_CODES = new Set([
   'ETIMEDOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
+  '57014', // query_canceled: a statement ran over statement_timeout (lib/db.ts)
+  '25P03', // idle_in_transaction_session_timeout ended the session
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now

@@ -2,16 +2,11 @@
 // cover, given the requested range and the `compare` mode.
 import { z } from 'zod';
 import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../http/query';
-import { previousPeriod, type IsoDay } from '../time/days';
-import { tableLimitParam } from './dimension-tables';
+import { monthsEarlier, previousPeriod, type DayRange } from '../time/day-range';
+import { tableLimitParam } from './dimension-tables/schemas';
 
 export const COMPARE_MODES = ['previous', 'prevMonth', 'prevYear', 'none'] as const;
 export type CompareMode = (typeof COMPARE_MODES)[number];
-
-export interface DayRange {
-  from: IsoDay;
-  to: IsoDay;
-}
 
 /** What each mode means, written once for the query parameter and the operation descriptions. */
 export const COMPARE_RULES = `\`compare\` chooses the days of \`previous\`, \`previousSeries\` and each table row's \`previous\`:
@@ -30,41 +25,11 @@ export const compareParam = z
   .default('previous')
   .describe('The comparison period: `previous` (default), `prevMonth`, `prevYear` or `none`. See the operation description.');
 
-function lastDayOfMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-}
-
-function parts(day: IsoDay): { year: number; month: number; date: number } {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return { year, month: month - 1, date };
-}
-
-function format(year: number, month: number, date: number): IsoDay {
-  return new Date(Date.UTC(year, month, date)).toISOString().slice(0, 10);
-}
-
-/** `day` moved `months` calendar months back; the day of month is clamped to the target month's length (or set to its end). */
-function monthsBack(day: IsoDay, months: number, toMonthEnd = false): IsoDay {
-  const { year, month, date } = parts(day);
-  const target = new Date(Date.UTC(year, month - months, 1));
-  const targetYear = target.getUTCFullYear();
-  const targetMonth = target.getUTCMonth();
-  const last = lastDayOfMonth(targetYear, targetMonth);
-  return format(targetYear, targetMonth, toMonthEnd ? last : Math.min(date, last));
-}
-
-function isWholeMonths({ from, to }: DayRange): boolean {
-  const start = parts(from);
-  const end = parts(to);
-  return start.date === 1 && end.date === lastDayOfMonth(end.year, end.month);
-}
-
 /** The compare range of `range` under `mode`; null for `none`. */
 export function compareRange(range: DayRange, mode: CompareMode): DayRange | null {
   if (mode === 'none') return null;
-  if (mode === 'previous') return previousPeriod(range.from, range.to);
-  const months = mode === 'prevMonth' ? 1 : 12;
-  return { from: monthsBack(range.from, months), to: monthsBack(range.to, months, isWholeMonths(range)) };
+  if (mode === 'previous') return previousPeriod(range);
+  return monthsEarlier(range, mode === 'prevMonth' ? 1 : 12);
 }
 
 /** `data.compare`: the compare range, or null for `none`. */

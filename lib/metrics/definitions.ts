@@ -17,3 +17,8 @@ export interface MetricDefinition {
   /** When the value is null (not reported). */
   whenNull: string;
 }
+
+/** Builds a metric definition (the team's shape, returned as data by describe_metrics) keeping the literal name. */
+export function metric<N extends string>(name: N, fields: Omit<MetricDefinition, 'name'>): MetricDefinition & { name: N } {
+  return { name, ...fields };
+}

@@ -1,6 +1,6 @@
 // Freshness from real sync runs: a resource's `lastSyncedAt` is the end of its latest succeeded run,
 // and a response's `meta.syncedAt` is the oldest of those among the resources that contributed.
-import { sql } from '../db';
+import { preparedSql, sql } from '../db';
 
 /** Latest succeeded sync per resource id; resources never synced successfully are absent. */
 export async function lastSuccessfulSyncs(resourceIds: string[]): Promise<Map<string, Date>> {
@@ -26,4 +26,21 @@ export function oldestSync(syncs: Map<string, Date>, resourceIds: Iterable<strin
     if (at && (!oldest || at < oldest)) oldest = at;
   }
   return oldest;
+}
+
+/**
+ * The organisation's data version: the sum of its rows in `data_versions`, which triggers on every
+ * table the API reads bump in the writing transaction (migration 20261125022757_data_versions). Each
+ * bump adds one, so the sum changes with every write a sync (or anything else) commits. One index
+ * range read of at most one row per table. Read it before the data: under READ COMMITTED the data's
+ * statements then see at least the writes this version counts, so an answer cached under it is never
+ * older than its key says.
+ */
+export async function dataVersion(orgId: string): Promise<string> {
+  const [row] = await preparedSql<{ version: string }>(
+    'data-version',
+    'SELECT coalesce(sum(version), 0)::text AS version FROM data_versions WHERE org_id = $1',
+    [orgId],
+  );
+  return row!.version;
 }

@@ -2,8 +2,8 @@
 // 11-20 and 21 to the month's end) of the partial months at its ends, and the remaining days. Every
 // rollup pair (monthly and ten-day) is kept by database triggers equal to its daily table, so a range
 // reads at most ten days at each end from the daily rows (migrations 20261122120000 and 20261122130000).
-import { addDays, daysInclusive, type IsoDay } from '../time/days';
-import type { DayRange } from './compare';
+import type { DayRange } from '../time/day-range';
+import { addDays, dayFromNumber, dayNumber, dayOf, dayParts, type IsoDay } from '../time/days';
 
 /** A stretch of days as the whole units (months, ten-day blocks) it contains and the days before and after them. */
 interface UnitSplit {
@@ -13,32 +13,48 @@ interface UnitSplit {
   after: DayRange | null;
 }
 
+/**
+ * Months and ten-day blocks are numbered consecutively (month n of year y is y × 12 + n − 1), so a
+ * unit's successor is its number plus one and a stretch of units is a count known up front.
+ */
 interface Unit {
-  /** The first day of the unit holding `day`. */
-  start(day: IsoDay): IsoDay;
-  /** The first day of the unit after the one holding `day`. */
-  next(day: IsoDay): IsoDay;
+  /** The number of the unit holding `day`. */
+  of(day: IsoDay): number;
+  /** The first day of unit `n`. */
+  start(n: number): IsoDay;
 }
 
-const firstOfMonth = (day: IsoDay): IsoDay => `${day.slice(0, 8)}01`;
-const firstOfNextMonth = (day: IsoDay): IsoDay => firstOfMonth(addDays(firstOfMonth(day), 31));
-const MONTHS: Unit = { start: firstOfMonth, next: firstOfNextMonth };
-
-/** Ten-day blocks: days 1-10, 11-20 and 21 to the month's end, as kept by the `*_dimensions_tenday` rollups. */
-const blockOfDay = (day: IsoDay) => Math.min(Math.floor((Number(day.slice(8)) - 1) / 10), 2);
-const TEN_DAY_BLOCKS: Unit = {
-  start: (day) => `${day.slice(0, 8)}${['01', '11', '21'][blockOfDay(day)]}`,
-  next: (day) => (blockOfDay(day) === 2 ? firstOfNextMonth(day) : addDays(TEN_DAY_BLOCKS.start(day), 10)),
+const MONTHS: Unit = {
+  of: (day) => {
+    const { year, month } = dayParts(day);
+    return year * 12 + month - 1;
+  },
+  start: (n) => dayOf(Math.floor(n / 12), (n % 12) + 1, 1),
 };
 
+/** Ten-day blocks: days 1-10, 11-20 and 21 to the month's end, as kept by the `*_dimensions_tenday` rollups. */
+const BLOCK_FIRST_DAYS = [1, 11, 21] as const;
+const TEN_DAY_BLOCKS: Unit = {
+  of: (day) => MONTHS.of(day) * 3 + Math.min(Math.floor((dayParts(day).date - 1) / 10), 2),
+  start: (n) => {
+    const { year, month } = dayParts(MONTHS.start(Math.floor(n / 3)));
+    return dayOf(year, month, BLOCK_FIRST_DAYS[n % 3]!);
+  },
+};
+
+/** The last day of unit `n`: the day before the next unit starts. */
+const unitEnd = (unit: Unit, n: number): IsoDay => addDays(unit.start(n + 1), -1);
+
 function splitBy(unit: Unit, { from, to }: DayRange): UnitSplit {
-  const firstWhole = from === unit.start(from) ? from : unit.next(from);
-  const afterLastWhole = addDays(to, 1) === unit.next(to) ? addDays(to, 1) : unit.start(to);
-  if (firstWhole >= afterLastWhole) return { before: { from, to }, whole: null, after: null };
+  const firstWhole = from === unit.start(unit.of(from)) ? unit.of(from) : unit.of(from) + 1;
+  const lastWhole = to === unitEnd(unit, unit.of(to)) ? unit.of(to) : unit.of(to) - 1;
+  if (firstWhole > lastWhole) return { before: { from, to }, whole: null, after: null };
+  const wholeFrom = unit.start(firstWhole);
+  const afterWhole = unit.start(lastWhole + 1);
   return {
-    before: from < firstWhole ? { from, to: addDays(firstWhole, -1) } : null,
-    whole: { from: firstWhole, to: unit.start(addDays(afterLastWhole, -1)) },
-    after: afterLastWhole <= to ? { from: afterLastWhole, to } : null,
+    before: from !== wholeFrom ? { from, to: addDays(wholeFrom, -1) } : null,
+    whole: { from: wholeFrom, to: unit.start(lastWhole) },
+    after: dayNumber(afterWhole) <= dayNumber(to) ? { from: afterWhole, to } : null,
   };
 }
 
@@ -81,26 +97,34 @@ export interface SignedStretch {
   sign: 1 | -1;
 }
 
+/** A stretch between two epoch-day numbers. */
+const stretch = (unit: SignedStretch['unit'], from: number, to: number, sign: 1 | -1): SignedStretch => ({
+  unit,
+  range: { from: dayFromNumber(from), to: dayFromNumber(to) },
+  sign,
+});
+
 /**
  * Days to be summed, as read with the fewest rows: each stretch of them within one ten-day block is its
  * days, or when it covers more than half of the block, the block less the block's other days (a stretch
  * of 8 days of a 10-day block is 1 block row and 2 day rows per entity instead of 8 day rows). For sums
- * only: a peak cannot be subtracted.
+ * only: a peak cannot be subtracted. One pass per ten-day block the days touch, counted up front.
  */
 export function daysAsBlocks(days: DayRange): SignedStretch[] {
-  const stretches: SignedStretch[] = [];
-  for (let from = days.from; from <= days.to; ) {
-    const blockFrom = TEN_DAY_BLOCKS.start(from);
-    const blockTo = addDays(TEN_DAY_BLOCKS.next(from), -1);
-    const to = days.to < blockTo ? days.to : blockTo;
-    if (2 * daysInclusive(from, to) > daysInclusive(blockFrom, blockTo)) {
-      stretches.push({ unit: 'block', range: { from: blockFrom, to: blockFrom }, sign: 1 });
-      if (blockFrom < from) stretches.push({ unit: 'days', range: { from: blockFrom, to: addDays(from, -1) }, sign: -1 });
-      if (to < blockTo) stretches.push({ unit: 'days', range: { from: addDays(to, 1), to: blockTo }, sign: -1 });
-    } else {
-      stretches.push({ unit: 'days', range: { from, to }, sign: 1 });
-    }
-    from = addDays(to, 1);
-  }
-  return stretches;
+  const first = dayNumber(days.from);
+  const last = dayNumber(days.to);
+  const firstBlock = TEN_DAY_BLOCKS.of(days.from);
+  const blockCount = Math.max(TEN_DAY_BLOCKS.of(days.to) - firstBlock + 1, 0);
+  return Array.from({ length: blockCount }, (_, i) => firstBlock + i).flatMap((n): SignedStretch[] => {
+    const blockFrom = dayNumber(TEN_DAY_BLOCKS.start(n));
+    const blockTo = dayNumber(unitEnd(TEN_DAY_BLOCKS, n));
+    const from = Math.max(first, blockFrom);
+    const to = Math.min(last, blockTo);
+    if (2 * (to - from + 1) <= blockTo - blockFrom + 1) return [stretch('days', from, to, 1)];
+    return [
+      stretch('block', blockFrom, blockFrom, 1),
+      ...(blockFrom < from ? [stretch('days', blockFrom, from - 1, -1)] : []),
+      ...(to < blockTo ? [stretch('days', to + 1, blockTo, -1)] : []),
+    ];
+  });
 }

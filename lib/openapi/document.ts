@@ -1,19 +1,23 @@
 // The OpenAPI 3.1.0 document, generated from the operations (the same zod schemas that parse queries
-// and shape responses) and from the error-code registry. Nothing in it is written by hand twice.
+// and shape responses) and from the error-code registry. Nothing in it is written by hand twice. Its
+// examples (a request and a trimmed answer per operation, a problem per error code) come from
+// ./examples.ts and link to APP_URL, so the document is built when the server runs, not at build time.
 import { z } from 'zod';
 import { operations as accountOperations } from '../account/operations';
+import { appUrl } from '../app-url';
 import { KEY_PREFIX } from '../auth/api-keys';
 import { SCOPES } from '../auth/scopes';
 import { envelopeSchema } from '../http/envelope';
 import { ERROR_CODES, type ErrorCode } from '../http/errors';
 import type { Operation } from '../http/operation';
-import { MAX_RANGE_DAYS } from '../http/query';
+import { QUERY_RULES } from '../http/query';
 import { problemSchema } from '../http/responses';
 import { operations as adsOperations } from '../metrics/ads/operations';
 import { operations as socialOperations } from '../metrics/social/operations';
 import { operations as storeOperations } from '../metrics/store/operations';
 import { operations as websiteOperations } from '../metrics/website/operations';
 import { RATE_LIMIT } from '../ratelimit/policy';
+import { curlSample, errorExample, noParametersExample, parameterExample, responseExample } from './examples';
 
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & {
@@ -22,6 +26,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 };
 
 export const API_VERSION = '1.0.0';
+const TITLE = 'Metrics API';
 
 /** Every operation of the REST interface, in the order the document lists them. */
 export function allOperations(): Operation[] {
@@ -39,7 +44,9 @@ states how fresh the data is.
 Send the API key as \`Authorization: Bearer <key>\` on every request. A key is \`${KEY_PREFIX}\` followed by 43
 base64url characters (32 random bytes). It is shown once; only its SHA-256 is stored. A key found in the query
 string, a cookie or the request body is refused with 401 even when a valid header is present too: treat such a
-key as leaked and revoke it. Missing, malformed, unknown, revoked and expired keys all get the same 401. When a key
+key as leaked and revoke it. The API takes no request body: a body that cannot be checked for a key (any body on
+a GET, one over 64 KiB, or one not received within seconds) gets the same 401. Missing, malformed, unknown, revoked
+and expired keys all get the same 401. When a key
 was last used is recorded at most once a minute, outside the request's critical path.
 
 Scopes (${SCOPES.map((s) => `\`${s}\``).join(', ')}) gate endpoints: a key without an operation's scope gets 403,
@@ -55,16 +62,19 @@ Requests without a valid key are limited in the same way per client address, so 
 The client address is the first entry of \`X-Forwarded-For\` only when the server runs with \`TRUST_PROXY=1\`
 (behind a proxy that sets it); otherwise it is the connection's address; when neither is known, all such requests
 share one bucket. \`/openapi.json\` and the health checks are not limited.
+A key may also have only a few requests in progress at once (4 by default): one more gets 429 with \`Retry-After\`
+at once. A server at its limit of requests in progress, or a query over its time limit, gets a transient 503.
 
 ## Queries
-Parameters are validated strictly. Unknown parameters and repeated parameters are refused with 400
-\`validation_failed\` (a typo such as \`form=\` would otherwise silently answer a different question). Dates are
-\`YYYY-MM-DD\` calendar days that must exist; \`from\` must not be after \`to\`, and a range covers at most
-${MAX_RANGE_DAYS} days counting both ends. A 400 lists every problem in \`errors[]\`, one entry per parameter.
+Parameters are validated strictly; a query that breaks any of these rules is refused with 400
+\`validation_failed\`, and the 400 lists every problem in \`errors[]\`, one entry per parameter:
+${QUERY_RULES.map((rule) => `- ${rule}`).join('\n')}
 
 ## Responses
 Every JSON success is \`{ data, meta }\`. Every error is an RFC 9457 \`application/problem+json\` document whose
-\`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`. No CORS
+\`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`. JSON successes
+carry a strong \`ETag\` (a hash of the body's bytes): send it back as \`If-None-Match\` and an unchanged answer is a
+\`304 Not Modified\` without a body (it still counts against the rate limit). No CORS
 headers are sent, on purpose: call the API from a server. \`X-Request-Id\` identifies each request; quote it
 when reporting a 500.`;
 
@@ -101,6 +111,7 @@ function parameters(operation: Operation): JsonSchema[] {
       required: schema.required?.includes(name) ?? false,
       ...(description ? { description } : {}),
       schema: rest,
+      example: parameterExample(name, rest),
     };
   });
 }
@@ -122,6 +133,7 @@ const IF_NONE_MATCH = {
   required: false,
   description: 'ETags (or `*`) the caller already holds: a match answers 304 with no body.',
   schema: { type: 'string' },
+  example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
 };
 
 function successResponse(operation: Operation): JsonSchema {
@@ -137,10 +149,12 @@ function successResponse(operation: Operation): JsonSchema {
       content: Object.fromEntries(operation.binary.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
     };
   }
+  const schema = jsonSchema(envelopeSchema(operation.data), 'output');
   return {
     description: 'The `{ data, meta }` envelope.',
     headers: RATE_LIMIT_HEADERS,
-    content: { 'application/json': { schema: jsonSchema(envelopeSchema(operation.data), 'output') } },
+    // Every `$ref` of the schema was lifted by jsonSchema() above, so the example can follow it.
+    content: { 'application/json': { schema, example: responseExample(operation, schema, liftedSchemas) } },
   };
 }
 
@@ -154,6 +168,8 @@ function pathItem(operation: Operation): JsonSchema {
       description: `${operation.description}\n\n${scopeText}`,
       security: [{ bearerAuth: operation.scope ? [operation.scope] : [] }],
       'x-required-scope': operation.scope,
+      // The example request; Scalar and Redoc show it beside the generated ones.
+      'x-codeSamples': [curlSample(operation, `${appUrl()}/api/v1`)],
       parameters: operation.binary ? [...parameters(operation), IF_NONE_MATCH] : parameters(operation),
       responses: {
         '200': successResponse(operation),
@@ -171,40 +187,47 @@ function errorResponse(code: ErrorCode): JsonSchema {
   return {
     description: `${ERROR_CODES[code].title}: ${ERROR_CODES[code].explanation}`,
     headers: { ...RATE_LIMIT_HEADERS, ...extra },
-    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: errorExample(code) } },
   };
 }
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer', minimum: 0 } });
 
-const OPENAPI_OPERATION = {
-  get: {
-    operationId: 'getOpenApiDocument',
-    tags: ['Account'],
-    summary: 'This document',
-    description:
-      'The machine-readable description of the interface (OpenAPI 3.1.0). Needs no key and is not rate-limited, so it carries no rate-limit headers. It takes no parameters: any parameter is refused with 400, as everywhere.',
-    security: [],
-    responses: {
-      '200': {
-        description: 'The OpenAPI document.',
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
-              required: ['openapi', 'info', 'paths'],
+/** This document's own operation; its example is the document trimmed to its first operation. */
+function openApiOperation(info: { title: string; version: string }, paths: OpenApiDocument['paths']): JsonSchema {
+  const [path, item] = Object.entries(paths)[0]!;
+  const example = { openapi: '3.1.0', info, paths: { [path]: { get: { operationId: item.get.operationId, summary: item.get.summary } } } };
+  return {
+    get: {
+      operationId: 'getOpenApiDocument',
+      tags: ['Account'],
+      summary: 'This document',
+      description:
+        'The machine-readable description of the interface (OpenAPI 3.1.0). Needs no key and is not rate-limited, so it carries no rate-limit headers. It takes no parameters: any parameter is refused with 400, as everywhere.',
+      security: [],
+      'x-codeSamples': [{ lang: 'shell', label: 'curl', source: `curl "${appUrl()}/api/v1/openapi.json"` }],
+      responses: {
+        '200': {
+          description: 'The OpenAPI document.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+                required: ['openapi', 'info', 'paths'],
+              },
+              example,
             },
           },
         },
-      },
-      '400': {
-        description: 'A query parameter was given; this document takes none.',
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        '400': {
+          description: 'A query parameter was given; this document takes none.',
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: noParametersExample() } },
+        },
       },
     },
-  },
-};
+  };
+}
 
 export function buildOpenApiDocument(): OpenApiDocument {
   const operations = allOperations();
@@ -213,11 +236,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
     if (paths[operation.path]) throw new Error(`Two operations share the path ${operation.path}`);
     paths[operation.path] = pathItem(operation) as OpenApiDocument['paths'][string];
   }
-  paths['/openapi.json'] = OPENAPI_OPERATION;
+  paths['/openapi.json'] = openApiOperation({ title: TITLE, version: API_VERSION }, paths) as OpenApiDocument['paths'][string];
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Metrics API',
+      title: TITLE,
       version: API_VERSION,
       description: DESCRIPTION,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },

@@ -1,5 +1,6 @@
 // The rate limiter of the process: Upstash when configured, else in-process; and while Upstash
 // cannot be reached, the in-process limiter answers so that requests are still served.
+import { fallbackSwitch } from './fallback';
 import type { Limiter, RateLimitDecision } from './limiter';
 import { memoryLimiter } from './memory';
 import { RATE_LIMIT } from './policy';
@@ -7,40 +8,16 @@ import { upstashLimiter } from './upstash';
 
 export { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
 
-/** After a failure, how long the fallback answers before Redis is tried again. */
-const RETRY_PRIMARY_AFTER_MS = 10_000;
-
 type Log = (message: string) => void;
 
-/**
- * Uses `primary` and falls back to `fallback` when it throws. The switch is logged once each way
- * (not per request); while the primary is down it is retried every 10 s, not on every request.
- */
+/** Uses `primary` and falls back to `fallback` while it throws (see fallbackSwitch). */
 export function withFallback(primary: Limiter, fallback: Limiter, log: Log = console.warn, now: () => number = Date.now): Limiter {
-  let downSince: number | null = null;
-  let retryAt = 0;
+  const stores = fallbackSwitch(primary, fallback, { prefix: '[ratelimit]', counted: 'limits' }, log, now);
   return {
     get name() {
-      return downSince === null ? primary.name : `${fallback.name} (${primary.name} unreachable)`;
+      return stores.name;
     },
-    async limit(identifier: string): Promise<RateLimitDecision> {
-      if (downSince !== null && now() < retryAt) return fallback.limit(identifier);
-      try {
-        const decision = await primary.limit(identifier);
-        if (downSince !== null) {
-          downSince = null;
-          log(`[ratelimit] ${primary.name} reachable again; limits are counted there again.`);
-        }
-        return decision;
-      } catch (error) {
-        if (downSince === null) {
-          downSince = now();
-          log(`[ratelimit] ${primary.name} unreachable (${(error as Error).message}); counting limits in-process until it answers again.`);
-        }
-        retryAt = now() + RETRY_PRIMARY_AFTER_MS;
-        return fallback.limit(identifier);
-      }
-    },
+    limit: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.limit(identifier)),
     ping: () => primary.ping(),
   };
 }

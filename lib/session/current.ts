@@ -1,9 +1,15 @@
 // The signed-in session of the current request, and the checks every server action runs first.
 // Only server components and server actions import this (it reads next/headers).
+//
+// A refused action (another origin, no Origin, a missing or wrong CSRF token, a member calling an
+// admin action) is answered with forbidden(): 403 and the page of app/forbidden.tsx, nothing changed.
+// Next.js treats it as an expected outcome, like redirect(): not an error, so no 500 and nothing logged.
+// An expired session is sent to the sign-in page instead.
 import { cookies, headers } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
-import { isLoopbackHost, isSameOriginRequest } from './origin';
+import { appUrl } from '../app-url';
+import { isSameOriginRequest } from './origin';
 import { deleteSession, findSession, type Session, type SessionMembership } from './sessions';
 import { csrfTokenFor, isValidCsrfToken } from './tokens';
 
@@ -18,9 +24,6 @@ export interface CurrentSession extends Session {
   /** The value every state-changing form of this session must carry in CSRF_FIELD. */
   csrfToken: string;
 }
-
-/** A state-changing request that fails the origin, CSRF or role check. Nothing was changed. */
-export class RefusedAction extends Error {}
 
 /** The current request's session, looked up once per request. */
 export const currentSession = cache(async (): Promise<CurrentSession | null> => {
@@ -37,8 +40,12 @@ export async function requireSession(): Promise<CurrentSession> {
   return session;
 }
 
+/**
+ * Secure when the public address (APP_URL) is https: decided by configuration, never by a header a
+ * caller sets. An http APP_URL (a developer's localhost) needs a cookie the browser keeps over http.
+ */
 export async function setSessionCookie(token: string, expiresAt: Date): Promise<void> {
-  const secure = !isLoopbackHost(await headers());
+  const secure = new URL(appUrl()).protocol === 'https:';
   (await cookies()).set(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: expiresAt });
 }
 
@@ -52,7 +59,7 @@ export async function endSession(): Promise<void> {
 
 /** For the sign-in form, which has no session yet: the Origin check alone. */
 export async function assertSameOrigin(): Promise<void> {
-  if (!isSameOriginRequest(await headers())) throw new RefusedAction('Cross-origin form submission refused.');
+  if (!isSameOriginRequest(await headers())) forbidden();
 }
 
 /**
@@ -64,7 +71,7 @@ export async function authorizeAction(formData: FormData): Promise<CurrentSessio
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const session = token ? await findSession(token) : null;
   if (!token || !session) redirect(LOGIN_PATH);
-  if (!isValidCsrfToken(token, formData.get(CSRF_FIELD))) throw new RefusedAction('Missing or invalid CSRF token.');
+  if (!isValidCsrfToken(token, formData.get(CSRF_FIELD))) forbidden();
   return { ...session, csrfToken: csrfTokenFor(token) };
 }
 
@@ -75,6 +82,6 @@ export function isAdmin(session: Session): session is Session & { membership: Se
 /** authorizeAction, then the admin role: the server refuses members whatever the page showed them. */
 export async function authorizeAdminAction(formData: FormData): Promise<CurrentSession & { membership: SessionMembership }> {
   const session = await authorizeAction(formData);
-  if (!isAdmin(session)) throw new RefusedAction('Only an organisation admin may do this.');
+  if (!isAdmin(session)) forbidden();
   return session;
 }

@@ -1,7 +1,9 @@
 // Dashboard sessions in `dashboard_sessions`. The cookie carries a random token; the table holds only
-// its SHA-256, so a leaked table signs nobody in. Sessions end after a fixed lifetime, not on activity.
+// its SHA-256, so a leaked table signs nobody in. Sessions end after a fixed lifetime, not on activity,
+// and as soon as the user's password hash changes (each session records a fingerprint of it).
 import { prisma } from '../db';
 import type { Role } from '../generated/prisma/client';
+import { passwordFingerprint } from './passwords';
 import { hashSessionToken, newSessionToken } from './tokens';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
@@ -28,18 +30,29 @@ export interface Session {
   expiresAt: Date;
 }
 
-export async function createSession(userId: string, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+/**
+ * Opens a session for `user`, whose password was just checked against `passwordHash` (the hash as
+ * verified, not read again: a password changed meanwhile must not carry this session over).
+ */
+export async function createSession(user: { id: string; passwordHash: string }, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = newSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  const fingerprint = passwordFingerprint(user.passwordHash);
   await prisma().$transaction([
-    // Housekeeping on the way in: the user's ended sessions are of no use to anyone.
-    prisma().dashboardSession.deleteMany({ where: { userId, expiresAt: { lte: now } } }),
-    prisma().dashboardSession.create({ data: { userId, tokenHash: hashSessionToken(token), expiresAt } }),
+    // Housekeeping on the way in: the user's ended sessions (expired, or of another password) are of no use to anyone.
+    prisma().dashboardSession.deleteMany({
+      where: { userId: user.id, OR: [{ expiresAt: { lte: now } }, { passwordFingerprint: { not: fingerprint } }] },
+    }),
+    prisma().dashboardSession.create({ data: { userId: user.id, tokenHash: hashSessionToken(token), passwordFingerprint: fingerprint, expiresAt } }),
   ]);
   return { token, expiresAt };
 }
 
-/** The live session behind a cookie token, or null when it is unknown or has expired. */
+/**
+ * The live session behind a cookie token, or null when it is unknown, has expired, or was opened
+ * with a password that has changed since. The rule lives here, in the one lookup every page, action
+ * and the consent screen use, so that no way of changing a password can leave old sessions alive.
+ */
 export async function findSession(token: string, now = new Date()): Promise<Session | null> {
   const row = await prisma().dashboardSession.findUnique({
     where: { tokenHash: hashSessionToken(token) },
@@ -52,6 +65,7 @@ export async function findSession(token: string, now = new Date()): Promise<Sess
     },
   });
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
+  if (row.passwordFingerprint !== passwordFingerprint(row.user.passwordHash)) return null;
   const first = row.user.memberships[0];
   return {
     user: { id: row.user.id, email: row.user.email, name: row.user.name },

@@ -1,9 +1,10 @@
 // The settings page's API-key services: list, create (through lib/auth's createApiKey, which owns
-// minting and the client check) and revoke, each change recorded in the audit trail.
+// minting, the client check and the creation event) and revoke, each change recorded in the audit trail.
 import { createApiKey } from '../auth/api-keys';
 import type { Scope } from '../auth/scopes';
 import { isScope } from '../auth/scopes';
 import { prisma } from '../db';
+import type { ApiKeyOrigin } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from './audit';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
@@ -15,6 +16,9 @@ export interface KeyListItem {
   scopes: Scope[];
   /** null: every client of the organisation. */
   clients: { id: string; name: string }[] | null;
+  /** 'cli': minted by a command-line program, with no person behind it. */
+  createdVia: ApiKeyOrigin;
+  /** null for a settings key: its creator has left. */
   createdByName: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
@@ -49,6 +53,7 @@ export async function listApiKeys(orgId: string, now = new Date()): Promise<KeyL
     clients: key.restrictedToClients
       ? key.clients.map(({ client }) => client).sort((a, b) => a.name.localeCompare(b.name))
       : null,
+    createdVia: key.createdVia,
     createdByName: key.createdBy?.name ?? null,
     createdAt: key.createdAt,
     lastUsedAt: key.lastUsedAt,
@@ -57,6 +62,19 @@ export async function listApiKeys(orgId: string, now = new Date()): Promise<KeyL
     revokedByName: key.revokedBy?.name ?? null,
     status: keyStatus(key, now),
   }));
+}
+
+/**
+ * The keys whose name, prefix, scope, client or status contains every word of `query` (any case):
+ * "ads revoked" finds the revoked keys with the ads scope. An empty query keeps every key.
+ */
+export function filterKeys(keys: KeyListItem[], query: string): KeyListItem[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return keys;
+  return keys.filter((key) => {
+    const text = [key.name, key.prefix, key.status, ...key.scopes, ...(key.clients ?? []).map((client) => client.name)].join('\n').toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
 }
 
 /** The organisation's clients, for the key form's client restriction. */
@@ -71,26 +89,12 @@ export interface KeyRequest {
   expiresAt: Date | null;
 }
 
-/** Mints a key for the organisation and records who did it. Returns the key: the only time it is seen. */
+/** Mints a key for the organisation as the signed-in admin. Returns the key: the only time it is seen. */
 export async function createOrgApiKey(
   actor: { userId: string; orgId: string },
   request: KeyRequest,
 ): Promise<{ id: string; key: string; prefix: string; name: string }> {
   const created = await createApiKey({ ...request, orgId: actor.orgId, createdById: actor.userId });
-  await recordAuditEvent({
-    orgId: actor.orgId,
-    actorId: actor.userId,
-    action: AUDIT_ACTIONS.apiKeyCreated,
-    targetType: 'api_key',
-    targetId: created.id,
-    details: {
-      name: request.name,
-      prefix: created.prefix,
-      scopes: request.scopes,
-      clientIds: request.clientIds,
-      expiresAt: request.expiresAt?.toISOString() ?? null,
-    },
-  });
   return { id: created.id, key: created.key, prefix: created.prefix, name: request.name };
 }
 

@@ -1,18 +1,24 @@
-// The settings area's audit trail (`audit_events`): who created or revoked a key, and when.
+// The settings area's audit trail (`audit_events`): who created or revoked a key, who connected or
+// revoked an app (an OAuth grant), and when. A key minted by a command-line program has no actor.
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 
 export const AUDIT_ACTIONS = {
   apiKeyCreated: 'api_key.created',
   apiKeyRevoked: 'api_key.revoked',
+  oauthGrantConnected: 'oauth_grant.connected',
+  oauthGrantRevoked: 'oauth_grant.revoked',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
+export type AuditTargetType = 'api_key' | 'oauth_grant';
+
 export interface AuditEventInput {
   orgId: string;
-  actorId: string;
+  /** null: no person, a command-line program. */
+  actorId: string | null;
   action: AuditAction;
-  targetType: 'api_key';
+  targetType: AuditTargetType;
   targetId: string;
   details: Prisma.InputJsonObject;
 }
@@ -25,7 +31,10 @@ export async function recordAuditEvent(event: AuditEventInput, db: Prisma.Transa
 export interface AuditEntry {
   id: string;
   action: string;
+  /** null: a former member, or no person at all when `fromCommandLine`. */
   actorName: string | null;
+  /** A key minted by a command-line program (`details.createdVia` 'cli'). */
+  fromCommandLine: boolean;
   /** The key's name at the time of the event (kept in `details`, so it outlives the key). */
   targetName: string | null;
   targetPrefix: string | null;
@@ -39,7 +48,7 @@ function detail(details: Prisma.JsonValue | null, field: string): string | null 
 }
 
 /** The organisation's latest events about one kind of target, newest first. */
-export async function listAuditEvents(orgId: string, targetType: 'api_key', limit = 20): Promise<AuditEntry[]> {
+export async function listAuditEvents(orgId: string, targetType: AuditTargetType, limit = 20): Promise<AuditEntry[]> {
   const rows = await prisma().auditEvent.findMany({
     where: { orgId, targetType },
     include: { actor: { select: { name: true } } },
@@ -50,6 +59,7 @@ export async function listAuditEvents(orgId: string, targetType: 'api_key', limi
     id: row.id,
     action: row.action,
     actorName: row.actor?.name ?? null,
+    fromCommandLine: detail(row.details, 'createdVia') === 'cli',
     targetName: detail(row.details, 'name'),
     targetPrefix: detail(row.details, 'prefix'),
     createdAt: row.createdAt,

@@ -1,7 +1,9 @@
 // Reads the "create API key" form into a KeyRequest, with one message per field for the page to show
-// next to that field. Expiry is a calendar day: the key stops working at the end of that day (UTC).
+// next to that field. Expiry is a calendar day: the key stops working at the end of that day (UTC);
+// it is a preset (so many days from today) or a day chosen, never one already over.
 import { z } from 'zod';
 import { SCOPES } from '../auth/scopes';
+import { isPlainText } from '../text/plain-text';
 import type { KeyRequest } from './api-keys';
 
 export const KEY_NAME_MAX = 100;
@@ -9,11 +11,33 @@ export const KEY_NAME_MAX = 100;
 export type KeyFormField = 'name' | 'scopes' | 'clients' | 'expiresOn';
 export type KeyFormErrors = Partial<Record<KeyFormField | 'form', string>>;
 
+/** The expiry choices: no expiry, so many days from today, or the day in `expiresOn`. */
+export const EXPIRY_PRESET_DAYS = [30, 90, 365] as const;
+export const EXPIRY_CHOICES = ['never', ...EXPIRY_PRESET_DAYS.map(String), 'date'] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
+
+/** Today in UTC as YYYY-MM-DD: the earliest day a key may expire on (the date field's `min`). */
+export function todayUtc(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The day `days` after today (UTC), as YYYY-MM-DD. */
+export function dayAfter(days: number, now = new Date()): string {
+  return todayUtc(new Date(now.getTime() + days * 86_400_000));
+}
+
 const keyFormSchema = z.object({
-  name: z.string().trim().min(1, 'Give the key a name.').max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`),
+  // Checked before trimming, so that a line break or tab at either end is refused too, not dropped.
+  name: z
+    .string()
+    .refine(isPlainText, 'The name must not contain control characters, such as line breaks or tabs.')
+    .trim()
+    .min(1, 'Give the key a name.')
+    .max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`),
   scopes: z.array(z.enum(SCOPES, 'Unknown scope.')).min(1, 'Choose at least one scope.'),
   clientAccess: z.enum(['all', 'selected'], 'Choose which clients the key reads.'),
   clients: z.array(z.uuid('Unknown client.')),
+  expiry: z.enum(EXPIRY_CHOICES, 'Choose when the key expires.'),
   expiresOn: z.iso.date('Enter a date such as 2026-12-31.').optional(),
 });
 
@@ -22,27 +46,33 @@ function endOfDayUtc(day: string): Date {
 }
 
 export function parseKeyForm(formData: FormData, now = new Date()): { request: KeyRequest } | { errors: KeyFormErrors } {
-  const expiresOn = formData.get('expiresOn');
+  const expiry = formData.get('expiry') ?? 'never';
+  // The day is read only when "On a day" is chosen: a day left in the hidden field means nothing.
+  const expiresOn = expiry === 'date' ? formData.get('expiresOn') : null;
   const input = {
     name: formData.get('name') ?? '',
     scopes: formData.getAll('scopes'),
     clientAccess: formData.get('clientAccess') ?? 'all',
     clients: formData.getAll('clients'),
+    expiry,
     expiresOn: typeof expiresOn === 'string' && expiresOn !== '' ? expiresOn : undefined,
   };
   const parsed = keyFormSchema.safeParse(input);
   const errors: KeyFormErrors = {};
   for (const issue of parsed.error?.issues ?? []) {
-    const field = (issue.path[0] === 'clientAccess' ? 'clients' : issue.path[0]) as KeyFormField;
+    const field = (issue.path[0] === 'clientAccess' ? 'clients' : issue.path[0] === 'expiry' ? 'expiresOn' : issue.path[0]) as KeyFormField;
     errors[field] ??= issue.message;
   }
   // Checked outside the schema so that it is reported together with every other field's problem.
   if (input.clientAccess === 'selected' && input.clients.length === 0) {
     errors.clients ??= 'Choose at least one client, or allow all clients.';
   }
+  if (input.expiry === 'date' && input.expiresOn === undefined) errors.expiresOn ??= 'Choose the day the key expires.';
   if (!parsed.success || Object.keys(errors).length > 0) return { errors };
   const form = parsed.data;
-  const expiresAt = form.expiresOn ? endOfDayUtc(form.expiresOn) : null;
+  const expiryDay = form.expiry === 'never' ? null : form.expiry === 'date' ? form.expiresOn! : dayAfter(Number(form.expiry), now);
+  const expiresAt = expiryDay ? endOfDayUtc(expiryDay) : null;
+  // The date field's `min` stops a past day in the browser; this refuses one posted anyway.
   if (expiresAt && expiresAt.getTime() <= now.getTime()) {
     return { errors: { expiresOn: 'Choose today or a later day.' } };
   }

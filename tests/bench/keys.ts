@@ -32,8 +32,10 @@ export async function mintKeyPool(orgId: string, requests: number, log: (line: s
   let handedOut = 0;
   return {
     next() {
-      const key = keys[Math.floor(handedOut / USES_PER_KEY)];
-      if (!key) throw new Error(`the key pool is exhausted after ${handedOut} requests: the plan undercounted its requests`);
+      if (handedOut >= keys.length * USES_PER_KEY) throw new Error(`the key pool is exhausted after ${handedOut} requests: the plan undercounted its requests`);
+      // Round robin: requests in flight together use different keys, so none meets the cap on
+      // requests at once per key (API_CONCURRENCY_PER_CREDENTIAL); each key still serves at most USES_PER_KEY.
+      const key = keys[handedOut % keys.length]!;
       handedOut++;
       return key;
     },

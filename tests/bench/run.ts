@@ -12,11 +12,13 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { closeDb, sql } from '@/lib/db';
+import { addDays } from '@/lib/time/days';
 import type { BenchCase } from './cases';
 import { BENCH_SEED, DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase } from './database';
 import { explainWork } from './explain';
 import { measureFloor } from './floor';
 import { mintKeyPool, type KeyPool } from './keys';
+import { measureToolAnswers, sizeTable, TOKEN_BUDGET } from './mcp-sizes';
 import { runAlternating, runLoad } from './load';
 import { consoleTable, platformLines, readmeSection } from './report';
 import { buildServer, startServer } from './server';
@@ -181,6 +183,9 @@ async function main(): Promise<number> {
     log(`EXPLAIN (ANALYZE, BUFFERS) of the statements of ${result.case.name}`);
     explained.push({ case: result.case.name, statements: await explainWork(work) });
   }
+  log('MCP tool answers: each tool\'s default answer for the whole organisation over a year');
+  const year = { from: addDays(BENCH_SEED.endDate, -365), to: BENCH_SEED.endDate };
+  const toolAnswers = await measureToolAnswers({ id: fixtures.orgId, name: fixtures.orgName }, year);
   const platform = platformCost(results);
   const invalid = results.filter((r) => r.misses.some((m) => m.startsWith('INVALID')));
   const statuses: Record<string, number> = {};
@@ -190,7 +195,9 @@ async function main(): Promise<number> {
     ...results.filter((r) => r.misses.length).map((r) => `${r.case.name} c=${r.case.connections}: ${r.misses.join('; ')}`),
     ...(platform?.misses ?? []),
     ...(rssMiss ? [`peak RSS ${memory.peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`] : []),
+    ...toolAnswers.filter((size) => size.tokens >= TOKEN_BUDGET).map((size) => `MCP ${size.tool}: ${size.tokens} tokens ≥ ${TOKEN_BUDGET}`),
   ];
+  const toolAnswerSection = `MCP tool answers, default arguments, whole organisation, ${year.from}…${year.to}:\n\n${sizeTable(toolAnswers)}`;
 
   const memoryLine = `server peak resident memory: ${memory.peakTreeRssMb.toFixed(0)} MB (next start process tree, sampled every 250 ms; highest VmHWM of one process ${memory.peakProcessHwmMb.toFixed(0)} MB; target < ${TARGETS.peakRssMb} MB)${rssMiss ? '  MISS' : ''}`;
   const summary = [
@@ -199,6 +206,7 @@ async function main(): Promise<number> {
     '',
     ...platformLines(platform),
     memoryLine,
+    toolAnswerSection,
     `responses by status: ${Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}${statuses['429'] ? '' : ' (no 429: the rate limiter was on and never hit, the figures are valid)'}`,
     `keys: ${keys!.minted} minted, ${keys!.handedOut} requests sent with a key`,
     `floor = the endpoint's data function (its SQL and row shaping) called in-process on a pool of ${process.env.DATABASE_POOL_SIZE}, at the case's concurrency; ÷floor = endpoint p50 ÷ floor p50`,
@@ -225,6 +233,7 @@ async function main(): Promise<number> {
     statuses,
     platform,
     cases: results,
+    mcpToolAnswers: toolAnswers,
     missed,
   };
   await mkdir(RESULTS_DIR, { recursive: true });
@@ -244,7 +253,7 @@ async function main(): Promise<number> {
     memoryLine,
     missed,
   });
-  await writeFile(`${RESULTS_DIR}/latest.md`, readme);
+  await writeFile(`${RESULTS_DIR}/latest.md`, `${readme}\n\n${toolAnswerSection}\n`);
   log(`wrote ${RESULTS_DIR}/bench-${stamp}.json and explain-${stamp}.txt, copied to latest.json and latest-explain.txt; the README section is in latest.md`);
   return invalid.length ? 1 : 0;
 }

@@ -74,7 +74,16 @@ export interface RunningServer {
 
 export async function startServer(databaseUrl: string, port: number, log: (line: string) => void): Promise<RunningServer> {
   // No UPSTASH_* variables: the in-process limiter, as on a single-server deployment.
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: databaseUrl, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+  // The cold path: every request computes its answer (the response cache would otherwise answer the
+  // repeated queries of a case from memory after the first).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_DIST_DIR: DIST_DIR,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    RESPONSE_CACHE_MAX_BYTES: '0',
+  };
   delete env.UPSTASH_REDIS_REST_URL;
   delete env.UPSTASH_REDIS_REST_TOKEN;
   const child: ChildProcess = spawn(NEXT_BIN, ['start', '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -38,8 +38,8 @@ test('an admin creates a restricted key, copies it, uses it, revokes it, and it 
   await expect(dialog).toContainText('It is shown only this once and cannot be shown again');
   const shown = await dialog.getByLabel('API key').inputValue();
   expect(shown).toMatch(KEY_PATTERN);
-  await dialog.getByRole('button', { name: 'Copy' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Copied to the clipboard.');
+  await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Key copied to the clipboard.');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(shown);
   await saveScreenshot(page, testInfo, 'show-once-dialog');
@@ -63,12 +63,14 @@ test('an admin creates a restricted key, copies it, uses it, revokes it, and it 
 
   // The list row and the activity entry.
   const row = page.locator(`tr[data-key-id="${stored!.id}"]`);
-  await expect(row.getByRole('cell').nth(0)).toHaveText(`Reporting bot${stored!.prefix}…`);
-  await expect(row.getByRole('cell').nth(1)).toHaveText('ads:readsocial:read');
-  await expect(row.getByRole('cell').nth(2)).toHaveText(expected.map((c) => c.name).join(', '));
-  await expect(row.getByRole('cell').nth(3)).toContainText(`by ${admin.userName}`);
-  await expect(row.getByRole('cell').nth(5)).toHaveText('Never');
-  await expect(row.getByRole('cell').nth(6)).toHaveText('Active');
+  await expect(row.locator('td[data-label="Name"]')).toHaveText(`Reporting bot${stored!.prefix}…`);
+  await expect(row.locator('td[data-label="Scopes"]')).toHaveText('ads:readsocial:read');
+  await expect(row.locator('td[data-label="Clients"]')).toHaveText(expected.map((c) => c.name).join(', '));
+  await expect(row.locator('td[data-label="Created"]')).toContainText(`by ${admin.userName}`);
+  await expect(row.locator('td[data-label="Last used"]')).toHaveText('Never');
+  await expect(row.locator('td[data-label="MCP tool calls"]')).toHaveText('None');
+  await expect(row.locator('td[data-label="Expires"]')).toHaveText('Never');
+  await expect(row.locator('td[data-label="Status"]')).toHaveText('Active');
   await expect(page.locator('.activity li').first()).toContainText(`${admin.userName} created the key Reporting bot (${stored!.prefix}…)`);
   await saveScreenshot(page, testInfo, 'api-key-list', { fullPage: true });
 
@@ -83,8 +85,8 @@ test('an admin creates a restricted key, copies it, uses it, revokes it, and it 
   const confirm = page.getByRole('dialog', { name: 'Revoke “Reporting bot”?' });
   await expect(confirm).toContainText('refused with 401');
   await confirm.getByRole('button', { name: 'Revoke key' }).click();
-  await expect(row.getByRole('cell').nth(6)).toContainText(`Revoked`);
-  await expect(row.getByRole('cell').nth(6)).toContainText(`by ${admin.userName}`);
+  await expect(row.locator('td[data-label="Status"]')).toContainText(`Revoked`);
+  await expect(row.locator('td[data-label="Status"]')).toContainText(`by ${admin.userName}`);
   await expect(page.locator('.activity li').first()).toContainText(`${admin.userName} revoked the key Reporting bot`);
 
   const events = await query<{ action: string; actor_id: string }>(

@@ -28,7 +28,7 @@ test('the demo admin signs in with a locked-down session cookie and signs out ag
   expect(cookie).toBeDefined();
   expect(cookie!.httpOnly).toBe(true);
   expect(cookie!.sameSite).toBe('Lax');
-  expect(cookie!.secure).toBe(false); // plain http on localhost; every other host gets Secure
+  expect(cookie!.secure).toBe(false); // APP_URL is plain http here; an https APP_URL makes it Secure
   expect(cookie!.path).toBe('/');
   // Only the SHA-256 of the token is stored.
   const tokenHash = createHash('sha256').update(cookie!.value).digest('hex');

@@ -6,7 +6,7 @@ import { clientsOperation, meOperation } from '@/lib/account/operations';
 import { recordKeyUse } from '@/lib/auth/last-used';
 import { SCOPES } from '@/lib/auth/scopes';
 import { sql } from '@/lib/db';
-import { defineRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/http/route';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientsOf, seededOrgs } from './platform-support';
@@ -177,8 +177,11 @@ describe('unexpected failures', () => {
 
   it('are 500 internal with a request id and nothing of the error disclosed', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = defineRoute(meOperation, async () => {
-      throw new Error('secret internals: password=hunter2 at /srv/app.ts:12');
+    const handler = restRoute({
+      ...meOperation,
+      run: async () => {
+        throw new Error('secret internals: password=hunter2 at /srv/app.ts:12');
+      },
     });
     const response = await handler(new Request('http://localhost/api/v1/me', { headers: { authorization: `Bearer ${key}` } }));
     const requestId = response.headers.get('x-request-id');
@@ -192,8 +195,11 @@ describe('unexpected failures', () => {
 
   it('a database that cannot be reached is 503 unavailable with Retry-After', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = defineRoute(meOperation, async () => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const handler = restRoute({
+      ...meOperation,
+      run: async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      },
     });
     const response = await handler(new Request('http://localhost/api/v1/me', { headers: { authorization: `Bearer ${key}` } }));
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);

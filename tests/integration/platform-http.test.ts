@@ -13,6 +13,7 @@ import { RATE_LIMIT } from '@/lib/ratelimit/policy';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
+import { rawRequest } from '../support/raw-request';
 import { awayFromWindowEdge, clientsOf, minimalQuery, seededOrgs } from './platform-support';
 
 const { main, other } = seededOrgs();
@@ -134,6 +135,47 @@ describe('authentication at the proxy', () => {
     expect(body.detail).toContain('Authorization: Bearer');
   });
 
+  it('refuses a GET that carries the key in its body, even with a valid header', async () => {
+    const key = await freshKey();
+    const response = await rawRequest(`${server.origin}/api/v1/me`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      pieces: [JSON.stringify({ apiKey: key })],
+    });
+    expectRateLimitHeaders(response);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="metrics-api", error="invalid_request"');
+    const body = await expectProblem(response, 401, 'unauthorized');
+    expect(body.detail).toContain('one on a GET or HEAD request');
+    expect(body.detail).toContain('Authorization: Bearer');
+  });
+
+  it('stops reading a body trickled in slower than the limit and refuses the request', async () => {
+    const key = await freshKey();
+    // One byte a second: the whole body takes 5 s to arrive, well past the gate's 2 s. Read to its
+    // end, this key-free body would pass the gate (and Next.js would answer 405 for the POST).
+    const response = await rawRequest(`${server.origin}/api/v1/me`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+      pieces: ['a', 'b', 'c', 'd', 'e', 'f'],
+      pauseMs: 1_000,
+    });
+    expectRateLimitHeaders(response);
+    const body = await expectProblem(response, 401, 'unauthorized');
+    expect(body.detail).toContain('not received within 2 s');
+  });
+
+  it('refuses a body over 64 KiB without scanning it', async () => {
+    const key = await freshKey();
+    const response = await rawRequest(`${server.origin}/api/v1/me`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+      pieces: ['x'.repeat(64 * 1024 + 1)],
+    });
+    expectRateLimitHeaders(response);
+    const body = await expectProblem(response, 401, 'unauthorized');
+    expect(body.detail).toContain('over 64 KiB');
+  });
+
   it('refuses a key in the query string or a cookie even with a valid header', async () => {
     const key = await freshKey();
     await expectProblem(await server.request(`/api/v1/clients?key=${key}`, { key }), 401, 'unauthorized');
@@ -228,7 +270,15 @@ describe('routes outside the gate', () => {
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('x-ratelimit-limit')).toBeNull();
     expect([...response.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
-    expect(await response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    // Its examples link to the server's own APP_URL (curl lines, problem `type`s): build it under that.
+    const previousAppUrl = process.env.APP_URL;
+    process.env.APP_URL = server.origin;
+    try {
+      expect(await response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    } finally {
+      if (previousAppUrl === undefined) delete process.env.APP_URL;
+      else process.env.APP_URL = previousAppUrl;
+    }
   });
 
   it('/api/v1/openapi.json refuses parameters like every endpoint', async () => {

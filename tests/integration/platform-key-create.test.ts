@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
 import { InvalidKeyRequest, KEY_PATTERN } from '@/lib/auth/api-keys';
-import { createKeyFromArgs, UsageError } from '@/lib/cli/key-create';
+import { createKeyFromArgs, UsageError } from '@/scripts/key-create';
 import { sql } from '@/lib/db';
 import { api } from '../support/api';
 import { expectContract } from '../support/contract';

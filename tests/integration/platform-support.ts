@@ -14,6 +14,17 @@ export function seededOrgs(): { main: { id: string; name: string }; other: { id:
   return { main: orgs[0]!, other: orgs[1]! };
 }
 
+/** A seeded person's user id and first membership. */
+export async function personOf(email: string): Promise<{ userId: string; orgId: string; membershipId: string }> {
+  const [row] = await sql<{ userId: string; orgId: string; membershipId: string }>(
+    `SELECT u.id AS "userId", m.org_id AS "orgId", m.id AS "membershipId" FROM users u JOIN memberships m ON m.user_id = u.id
+      WHERE u.email = $1 ORDER BY m.created_at LIMIT 1`,
+    [email],
+  );
+  if (!row) throw new Error(`No seeded person ${email}`);
+  return row;
+}
+
 export async function clientsOf(orgId: string): Promise<{ id: string; name: string }[]> {
   return sql<{ id: string; name: string }>('SELECT id, name FROM clients WHERE org_id = $1 ORDER BY name, id', [orgId]);
 }

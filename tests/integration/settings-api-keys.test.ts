@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { InvalidKeyRequest } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
-import { createOrgApiKey, listApiKeys, listOrgClients, revokeOrgApiKey } from '@/lib/settings/api-keys';
+import { createApiKey } from '@/lib/auth/api-keys';
+import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey } from '@/lib/settings/api-keys';
 import { listAuditEvents } from '@/lib/settings/audit';
 import { parseKeyForm } from '@/lib/settings/key-form';
 import { api } from '../support/api';
@@ -42,7 +43,7 @@ describe('createOrgApiKey', () => {
     expect(created.key).toMatch(/^mk_live_[A-Za-z0-9_-]{43}$/);
     expect(created.prefix).toBe(created.key.slice(0, 12));
     const [row] = await sql<Record<string, unknown>>(
-      `SELECT org_id, name, prefix, hash, scopes, restricted_to_clients, created_by_id, revoked_at,
+      `SELECT org_id, name, prefix, hash, scopes, restricted_to_clients, created_by_id, created_via, revoked_at,
               ARRAY(SELECT client_id::text FROM api_key_clients WHERE api_key_id = k.id ORDER BY client_id) AS clients
          FROM api_keys k WHERE id = $1`,
       [created.id],
@@ -55,6 +56,7 @@ describe('createOrgApiKey', () => {
       scopes: ['ads:read'],
       restricted_to_clients: true,
       created_by_id: actor.userId,
+      created_via: 'settings',
       revoked_at: null,
       clients: chosen.map((c) => c.id).sort(),
     });
@@ -66,7 +68,7 @@ describe('createOrgApiKey', () => {
         actor_id: actor.userId,
         action: 'api_key.created',
         target_type: 'api_key',
-        details: { name: 'Looker', prefix: created.prefix, scopes: ['ads:read'], clientIds: chosen.map((c) => c.id), expiresAt: null },
+        details: { name: 'Looker', prefix: created.prefix, scopes: ['ads:read'], clientIds: chosen.map((c) => c.id), expiresAt: null, createdVia: 'settings' },
       },
     ]);
 
@@ -83,6 +85,40 @@ describe('createOrgApiKey', () => {
     await expect(createOrgApiKey(actor, { name: 'Sneaky', scopes: ['ads:read'], clientIds: [foreign!.id], expiresAt: null })).rejects.toBeInstanceOf(InvalidKeyRequest);
     expect(await sql('SELECT id FROM api_keys WHERE org_id = $1', [mainOrg.id])).toEqual(keysBefore);
     expect(await sql("SELECT 1 FROM audit_events WHERE details->>'name' = 'Sneaky'")).toHaveLength(0);
+  });
+});
+
+describe('a key minted by a command-line program', () => {
+  it('is recorded as created via the command line, with a creation event that has no actor, and is listed so', async () => {
+    // What `npm run key:create` and `npm run demo` call: no person behind the key.
+    const created = await createApiKey({ orgId: mainOrg.id, name: 'Minted by CLI', scopes: ['web:read'], clientIds: null, expiresAt: null, createdById: null });
+    const [row] = await sql<{ created_by_id: string | null; created_via: string }>('SELECT created_by_id, created_via FROM api_keys WHERE id = $1', [created.id]);
+    expect(row).toEqual({ created_by_id: null, created_via: 'cli' });
+    const events = await sql<Record<string, unknown>>('SELECT org_id, actor_id, action, target_type, details FROM audit_events WHERE target_id = $1', [created.id]);
+    expect(events).toEqual([
+      {
+        org_id: mainOrg.id,
+        actor_id: null,
+        action: 'api_key.created',
+        target_type: 'api_key',
+        details: { name: 'Minted by CLI', prefix: created.prefix, scopes: ['web:read'], clientIds: null, expiresAt: null, createdVia: 'cli' },
+      },
+    ]);
+
+    const listed = (await listApiKeys(mainOrg.id)).find((k) => k.id === created.id);
+    expect(listed).toMatchObject({ createdVia: 'cli', createdByName: null });
+    const entry = (await listAuditEvents(mainOrg.id, 'api_key')).find((e) => e.targetPrefix === created.prefix);
+    expect(entry).toMatchObject({ action: 'api_key.created', actorName: null, fromCommandLine: true, targetName: 'Minted by CLI' });
+  });
+
+  it('a settings key whose creator has left stays a settings key', async () => {
+    const [user] = await sql<{ id: string }>(`INSERT INTO users (id, email, name, password_hash) VALUES (gen_random_uuid(), 'leaver-keys@demo.agency', 'Leaver', 'x') RETURNING id`);
+    const created = await createOrgApiKey({ userId: user!.id, orgId: mainOrg.id }, { name: 'Left behind', scopes: ['ads:read'], clientIds: null, expiresAt: null });
+    await sql('DELETE FROM users WHERE id = $1', [user!.id]);
+    const listed = (await listApiKeys(mainOrg.id)).find((k) => k.id === created.id);
+    expect(listed).toMatchObject({ createdVia: 'settings', createdByName: null });
+    const entry = (await listAuditEvents(mainOrg.id, 'api_key')).find((e) => e.targetPrefix === created.prefix);
+    expect(entry).toMatchObject({ actorName: null, fromCommandLine: false });
   });
 });
 
@@ -158,6 +194,25 @@ describe('listApiKeys and listAuditEvents', () => {
     expect(keys.some((k) => mainKeyIds.has(k.id))).toBe(false);
   });
 
+  it('filterKeys keeps the keys matching every word, by name, prefix, scope, client or status', async () => {
+    const actor = await admin(otherOrg.id);
+    const [client] = await clientsOf(otherOrg.id);
+    const looker = await createOrgApiKey(actor, { name: 'Looker Studio', scopes: ['ads:read'], clientIds: [client!.id], expiresAt: null });
+    const bot = await createOrgApiKey(actor, { name: 'Reporting bot', scopes: ['store:read'], clientIds: null, expiresAt: null });
+    await revokeOrgApiKey(actor, bot.id);
+    const keys = (await listApiKeys(otherOrg.id)).filter((k) => k.id === looker.id || k.id === bot.id);
+    const ids = (query: string) => filterKeys(keys, query).map((k) => k.id);
+    expect(ids('')).toEqual([bot.id, looker.id]);
+    expect(ids('  ')).toEqual([bot.id, looker.id]);
+    expect(ids('LOOKER')).toEqual([looker.id]);
+    expect(ids(bot.prefix)).toEqual([bot.id]);
+    expect(ids('store:read')).toEqual([bot.id]);
+    expect(ids(client!.name)).toEqual([looker.id]);
+    expect(ids('revoked')).toEqual([bot.id]);
+    expect(ids('active ads')).toEqual([looker.id]);
+    expect(ids('active store')).toEqual([]);
+  });
+
   it('listOrgClients returns the organisation’s clients by name', async () => {
     expect(await listOrgClients(mainOrg.id)).toEqual(await clientsOf(mainOrg.id));
   });
@@ -170,24 +225,38 @@ describe('parseKeyForm', () => {
   it('reads a complete form', () => {
     expect(
       parseKeyForm(
-        form([['name', '  Bot  '], ['scopes', 'ads:read'], ['scopes', 'store:read'], ['clientAccess', 'selected'], ['clients', client], ['expiresOn', '2026-11-22']]),
+        form([['name', '  Bot  '], ['scopes', 'ads:read'], ['scopes', 'store:read'], ['clientAccess', 'selected'], ['clients', client], ['expiry', 'date'], ['expiresOn', '2026-11-22']]),
         now,
       ),
     ).toEqual({ request: { name: 'Bot', scopes: ['ads:read', 'store:read'], clientIds: [client], expiresAt: new Date('2026-11-22T23:59:59.999Z') } });
   });
 
   it('ignores the client list when all clients are allowed, and an empty expiry means none', () => {
-    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'web:read'], ['clientAccess', 'all'], ['clients', client], ['expiresOn', '']]), now)).toEqual({
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'web:read'], ['clientAccess', 'all'], ['clients', client], ['expiry', 'never'], ['expiresOn', '']]), now)).toEqual({
+      request: { name: 'Bot', scopes: ['web:read'], clientIds: null, expiresAt: null },
+    });
+    // A day left in the hidden date field counts only when "On a day" is chosen.
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'web:read'], ['expiry', 'never'], ['expiresOn', '2020-01-01']]), now)).toEqual({
       request: { name: 'Bot', scopes: ['web:read'], clientIds: null, expiresAt: null },
     });
   });
 
+  it('reads the presets as the end of the day so many days from today (UTC)', () => {
+    const preset = (days: string) => parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['expiry', days]]), now);
+    expect(preset('30')).toEqual({ request: { name: 'Bot', scopes: ['ads:read'], clientIds: null, expiresAt: new Date('2026-12-22T23:59:59.999Z') } });
+    expect(preset('90')).toMatchObject({ request: { expiresAt: new Date('2027-02-20T23:59:59.999Z') } });
+    expect(preset('365')).toMatchObject({ request: { expiresAt: new Date('2027-11-22T23:59:59.999Z') } });
+    expect(preset('7')).toEqual({ errors: { expiresOn: 'Choose when the key expires.' } });
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['expiry', 'date']]), now)).toEqual({ errors: { expiresOn: 'Choose the day the key expires.' } });
+  });
+
   it('reports one message per field', () => {
-    expect(parseKeyForm(form([['name', ' '], ['scopes', 'admin:write'], ['clientAccess', 'selected'], ['expiresOn', '2026-02-30']]), now)).toEqual({
+    expect(parseKeyForm(form([['name', ' '], ['scopes', 'admin:write'], ['clientAccess', 'selected'], ['expiry', 'date'], ['expiresOn', '2026-02-30']]), now)).toEqual({
       errors: { name: 'Give the key a name.', scopes: 'Unknown scope.', clients: 'Choose at least one client, or allow all clients.', expiresOn: 'Enter a date such as 2026-12-31.' },
     });
     expect(parseKeyForm(form([['name', 'Bot'], ['clientAccess', 'all']]), now)).toEqual({ errors: { scopes: 'Choose at least one scope.' } });
-    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['clientAccess', 'all'], ['expiresOn', '2026-11-21']]), now)).toEqual({
+    // A past day, posted past the date field's `min`, is refused by the action's own check.
+    expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['clientAccess', 'all'], ['expiry', 'date'], ['expiresOn', '2026-11-21']]), now)).toEqual({
       errors: { expiresOn: 'Choose today or a later day.' },
     });
   });

@@ -1,12 +1,17 @@
 // Sign-in and sessions on the seeded database: the demo people sign in, failures look alike (same
-// answer, similar time), and the throttle refuses even the right password once an email is locked.
-import { createHash } from 'node:crypto';
+// answer, similar time), the throttle refuses even the right password once an account is locked, an
+// email is matched exactly (never as a pattern), and a changed password ends the sessions it had.
+import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { hash } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { sql } from '@/lib/db';
+import { MemoryFailureLog } from '@/lib/session/failure-log';
 import { SESSION_LIFETIME_MS, deleteSession, findSession } from '@/lib/session/sessions';
 import { signIn } from '@/lib/session/sign-in';
-import { SignInThrottle } from '@/lib/session/throttle';
+import { MAX_KEYS_IN_PROCESS, SIGN_IN_RULES, SignInThrottle } from '@/lib/session/throttle';
 
 const PASSWORD = 'demo-password';
 
@@ -21,7 +26,7 @@ async function person(email: string) {
 }
 
 async function signedIn(email: string, password = PASSWORD) {
-  const result = await signIn({ email, password, address: '192.0.2.1' }, new SignInThrottle());
+  const result = await signIn({ email, password, address: '192.0.2.1' }, SignInThrottle.inProcess());
   if (result.kind !== 'signed_in') throw new Error(`expected a session, got ${result.kind}`);
   return result;
 }
@@ -55,7 +60,7 @@ describe('signIn', () => {
   });
 
   it('gives the same answer for a wrong password and an unknown email', async () => {
-    const throttle = new SignInThrottle();
+    const throttle = SignInThrottle.inProcess();
     const wrong = await signIn({ email: 'admin@demo.agency', password: 'nope', address: '192.0.2.2' }, throttle);
     const unknown = await signIn({ email: 'nobody@demo.agency', password: 'nope', address: '192.0.2.2' }, throttle);
     expect(wrong).toEqual({ kind: 'invalid' });
@@ -67,7 +72,7 @@ describe('signIn', () => {
       const times: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const start = performance.now();
-        await signIn({ email, password: `wrong-${i}`, address: '192.0.2.3' }, new SignInThrottle());
+        await signIn({ email, password: `wrong-${i}`, address: '192.0.2.3' }, SignInThrottle.inProcess());
         times.push(performance.now() - start);
       }
       return times.sort((a, b) => a - b)[2]!;
@@ -79,7 +84,7 @@ describe('signIn', () => {
   });
 
   it('refuses the right password once an email has 5 recent failures, and creates no session', async () => {
-    const throttle = new SignInThrottle();
+    const throttle = SignInThrottle.inProcess();
     const email = 'member@demo.agency';
     for (let i = 0; i < 5; i += 1) {
       expect(await signIn({ email, password: `wrong-${i}`, address: `192.0.2.${10 + i}` }, throttle)).toEqual({ kind: 'invalid' });
@@ -108,5 +113,153 @@ describe('sessions', () => {
     await deleteSession(token);
     expect(await findSession(token)).toBeNull();
     expect(await findSession('not-a-token')).toBeNull();
+  });
+});
+
+describe('the email lookup', () => {
+  // Every seeded person has the demo password: a pattern that matched anyone would sign in as them.
+  it.each(['%', '_%', '%other%', '%@demo.agency', 'admin@demo.agenc_', 'member@demo.agenc%', 'ADMIN@OTHER.AGENC_', '%ADMIN%', 'a\\%'])(
+    'takes %j as a literal address and signs nobody in',
+    async (email) => {
+      expect(await signIn({ email, password: PASSWORD, address: '192.0.2.40' }, SignInThrottle.inProcess())).toEqual({ kind: 'invalid' });
+    },
+  );
+
+  it('signs a case variant in as that same person and nobody else', async () => {
+    for (const [email, variant] of [
+      ['admin@demo.agency', 'ADMIN@DEMO.AGENCY'],
+      ['admin@other.agency', 'Admin@Other.Agency'],
+      ['member@demo.agency', ' mEMBER@demo.agency '],
+    ] as const) {
+      const { token } = await signedIn(variant);
+      expect((await findSession(token))?.user.id).toBe((await person(email)).user_id);
+    }
+  });
+
+  it('finds every stored email normalised, under a unique index', async () => {
+    expect(await sql('SELECT email FROM users WHERE email <> lower(btrim(email))')).toEqual([]);
+    expect(await sql("SELECT indexdef FROM pg_indexes WHERE tablename = 'users' AND indexname = 'users_email_key'")).toEqual([
+      { indexdef: 'CREATE UNIQUE INDEX users_email_key ON public.users USING btree (email)' },
+    ]);
+  });
+});
+
+describe('the throttle and variants of an email', () => {
+  it('gives a locked account no fresh guesses through case variants, and pattern variants sign nobody in', async () => {
+    const throttle = SignInThrottle.inProcess();
+    const email = 'admin@other.agency';
+    for (let i = 0; i < 5; i += 1) {
+      expect(await signIn({ email, password: `wrong-${i}`, address: `192.0.2.${50 + i}` }, throttle)).toEqual({ kind: 'invalid' });
+    }
+    for (const variant of ['ADMIN@OTHER.AGENCY', ' Admin@Other.Agency ', 'admin@OTHER.agency']) {
+      expect(await signIn({ email: variant, password: PASSWORD, address: '192.0.2.59' }, throttle)).toMatchObject({ kind: 'throttled' });
+    }
+    for (const variant of ['admin@other.agenc_', '%admin@other%', 'admin@other.agency%', '_dmin@other.agency', '%']) {
+      expect(await signIn({ email: variant, password: PASSWORD, address: '192.0.2.59' }, throttle)).toEqual({ kind: 'invalid' });
+    }
+  });
+});
+
+/** `global.gc` without --expose-gc: the flag set at run time, the function taken from a fresh context. */
+function collectGarbage(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+describe('many failed sign-ins', () => {
+  it('5,000 with distinct maximal-length emails and no known address: 100 checked, the rest refused; the throttle holds 100 keys and the heap grows under 16 MB', async () => {
+    const gc = collectGarbage();
+    const logs = {
+      account: new MemoryFailureLog(SIGN_IN_RULES.account, MAX_KEYS_IN_PROCESS),
+      address: new MemoryFailureLog(SIGN_IN_RULES.address, MAX_KEYS_IN_PROCESS),
+      sharedAddress: new MemoryFailureLog(SIGN_IN_RULES.sharedAddress, MAX_KEYS_IN_PROCESS),
+    };
+    const throttle = new SignInThrottle(logs);
+    const email = (i: number) => `${i}@`.padEnd(254, 'x');
+    // Warm-up outside the measurement: the pool, the client's caches and the decoy hash.
+    await signIn({ email: 'warm-up@demo.agency', password: 'wrong', address: '192.0.2.70' }, SignInThrottle.inProcess());
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const answers: Record<string, number> = {};
+    for (let i = 0; i < 5_000; i += 1) {
+      expect(email(i)).toHaveLength(254);
+      const result = await signIn({ email: email(i), password: `wrong-${i}`, address: null }, throttle);
+      answers[result.kind] = (answers[result.kind] ?? 0) + 1;
+    }
+    gc();
+    const growth = process.memoryUsage().heapUsed - before;
+    console.info(`5,000 failed sign-ins: ${JSON.stringify(answers)}; throttle keys ${logs.account.size} + ${logs.sharedAddress.size}; heap growth ${(growth / 1024 / 1024).toFixed(1)} MB`);
+    expect(answers).toEqual({ invalid: 100, throttled: 4_900 });
+    expect([logs.account.size, logs.address.size, logs.sharedAddress.size]).toEqual([100, 0, 1]);
+    expect(growth).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('refuses over-long emails and passwords before any lookup, count or hash', async () => {
+    const throttle = SignInThrottle.inProcess();
+    const megabyte = 'm'.repeat(1024 * 1024);
+    for (let i = 0; i < 50; i += 1) {
+      expect(await signIn({ email: `${i}${megabyte}@demo.agency`, password: 'x', address: null }, throttle)).toEqual({
+        kind: 'malformed',
+        fieldErrors: { email: 'An email address has at most 254 characters.' },
+      });
+      expect(await signIn({ email: 'admin@demo.agency', password: `${i}${megabyte}`, address: null }, throttle)).toEqual({
+        kind: 'malformed',
+        fieldErrors: { password: 'A password has at most 1,024 characters.' },
+      });
+    }
+    expect(await signIn({ email: 'admin@demo.agency\u0000', password: PASSWORD, address: null }, throttle)).toEqual({
+      kind: 'malformed',
+      fieldErrors: { email: 'The email address must not contain control characters.' },
+    });
+    // Nothing was counted: the admin still has all 5 guesses.
+    for (let i = 0; i < 4; i += 1) expect(await signIn({ email: 'admin@demo.agency', password: `wrong-${i}`, address: null }, throttle)).toEqual({ kind: 'invalid' });
+    expect((await signIn({ email: 'admin@demo.agency', password: PASSWORD, address: null }, throttle)).kind).toBe('signed_in');
+  });
+});
+
+describe('a password change', () => {
+  async function newUser(password: string): Promise<{ id: string; email: string }> {
+    const email = `changer-${randomUUID()}@demo.agency`;
+    const [user] = await sql<{ id: string }>("INSERT INTO users (id, email, name, password_hash) VALUES (gen_random_uuid(), $1, 'Changer', $2) RETURNING id", [
+      email,
+      await hash(password),
+    ]);
+    return { id: user!.id, email };
+  }
+
+  it('ends every session opened with the old password, and the old password no longer signs in', async () => {
+    const user = await newUser('old-password');
+    const throttle = SignInThrottle.inProcess();
+    const sessions = [await signIn({ email: user.email, password: 'old-password', address: '192.0.2.80' }, throttle), await signIn({ email: user.email, password: 'old-password', address: '192.0.2.81' }, throttle)];
+    const tokens = sessions.map((result) => (result.kind === 'signed_in' ? result.token : 'none'));
+    for (const token of tokens) expect((await findSession(token))?.user.id).toBe(user.id);
+
+    // Changed straight in the database: the rule holds whatever path changes a password.
+    await sql('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, await hash('new-password')]);
+    for (const token of tokens) expect(await findSession(token)).toBeNull();
+    expect(await signIn({ email: user.email, password: 'old-password', address: '192.0.2.82' }, throttle)).toEqual({ kind: 'invalid' });
+
+    const fresh = await signIn({ email: user.email, password: 'new-password', address: '192.0.2.83' }, throttle);
+    if (fresh.kind !== 'signed_in') throw new Error(`expected a session, got ${fresh.kind}`);
+    expect((await findSession(fresh.token))?.user.id).toBe(user.id);
+    // Opening it cleared the sessions of the old password out of the table.
+    expect(await sql('SELECT count(*)::int AS n FROM dashboard_sessions WHERE user_id = $1', [user.id])).toEqual([{ n: 1 }]);
+  });
+
+  it('also ends sessions when the same password is hashed again (a new salt is a new hash)', async () => {
+    const user = await newUser('same-password');
+    const { token } = await signedIn(user.email, 'same-password');
+    await sql('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, await hash('same-password')]);
+    expect(await findSession(token)).toBeNull();
+  });
+
+  it('is detected by the fingerprint the migration computes in SQL for sessions it found', async () => {
+    const { token } = await signedIn('member@demo.agency');
+    const rows = await sql<{ matches: boolean }>(
+      `SELECT s.password_fingerprint = encode(sha256(convert_to(u.password_hash, 'UTF8')), 'hex') AS matches
+         FROM dashboard_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`,
+      [createHash('sha256').update(token).digest('hex')],
+    );
+    expect(rows).toEqual([{ matches: true }]);
   });
 });

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capRows, clientLineage, entityFigures, isBreakdownStale, singleCurrency } from '@/lib/metrics/ads/mapping';
+import { capRows, clientLineage, entityFigures, isBreakdownStale } from '@/lib/metrics/ads/mapping';
 import type { EntityAggregateRow } from '@/lib/metrics/ads/repository';
-
-describe('singleCurrency', () => {
-  it('is the one currency, else null', () => {
-    expect(singleCurrency(['INR', 'INR'])).toBe('INR');
-    expect(singleCurrency(['INR', 'USD'])).toBeNull();
-    expect(singleCurrency(['INR', null])).toBeNull();
-    expect(singleCurrency([])).toBeNull();
-  });
-});
 
 describe('clientLineage', () => {
   it("names an unassigned account's rows after the account, with a null id", () => {

@@ -1,6 +1,6 @@
 // The key-create CLI's argument handling: clear errors before anything touches the database.
 import { describe, expect, it } from 'vitest';
-import { parseKeyCreateArgs, UsageError } from '@/lib/cli/key-create';
+import { parseKeyCreateArgs, UsageError } from '@/scripts/key-create';
 
 describe('parseKeyCreateArgs', () => {
   it('reads every option', () => {
@@ -17,6 +17,11 @@ describe('parseKeyCreateArgs', () => {
       expiresAt: new Date('2027-01-01T00:00:00Z'),
       name: 'Reporting server',
     });
+  });
+
+  it('an expiry on the last day of year 9999 or of a leap February runs to the next midnight', () => {
+    expect(parseKeyCreateArgs(['--org', 'acme', '--scopes', 'web:read', '--expires', '9999-12-31']).expiresAt).toEqual(new Date('+010000-01-01T00:00:00Z'));
+    expect(parseKeyCreateArgs(['--org', 'acme', '--scopes', 'web:read', '--expires', '2028-02-29']).expiresAt).toEqual(new Date('2028-03-01T00:00:00Z'));
   });
 
   it('defaults to every client, no expiry and a generic name', () => {

@@ -85,7 +85,7 @@ describe('withFallback', () => {
 });
 
 describe('rateLimitIdentity', () => {
-  const auth = { keyId: 'k-1' } as AuthContext;
+  const auth = { kind: 'api_key', keyId: 'k-1' } as AuthContext;
   const headers = new Headers({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' });
 
   it('counts a verified key by its id', () => {

@@ -1,6 +1,7 @@
 // Conditional requests and content types of /social/thumbnail, without a database.
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchHits, isServableImageType, thumbnailPath } from '@/lib/metrics/social/thumbnail';
+import { ifNoneMatchHits } from '@/lib/http/responses';
+import { isServableImageType, thumbnailPath } from '@/lib/metrics/social/thumbnail';
 
 const etag = '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { singleCurrency } from '@/lib/metrics/dimension-tables';
 import { storeMetricSet, STORE_METRICS } from '@/lib/metrics/store/metrics';
 import { storeMetricSetSchema } from '@/lib/metrics/store/schemas';
 import { searchMetricSet, webMetricSet, WEB_METRICS } from '@/lib/metrics/website/metrics';
@@ -89,14 +88,5 @@ describe('storeMetricSet', () => {
     ]);
     expect(Object.keys(storeMetricSet({}))).toEqual(names);
     expect(Object.keys(storeMetricSetSchema.shape)).toEqual(names);
-  });
-});
-
-describe('singleCurrency', () => {
-  it('is the common currency, or null when they differ or one is unknown', () => {
-    expect(singleCurrency(['EUR', 'EUR'])).toBe('EUR');
-    expect(singleCurrency(['EUR', 'USD'])).toBeNull();
-    expect(singleCurrency(['EUR', null])).toBeNull();
-    expect(singleCurrency([])).toBeNull();
   });
 });

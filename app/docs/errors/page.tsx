@@ -2,6 +2,7 @@
 // that a problem's `type` (`…/docs/errors#<code>`) links straight to its explanation.
 import type { Metadata } from 'next';
 import { ERROR_CODES, ERROR_CODE_NAMES } from '@/lib/http/errors';
+import { QUERY_RULES } from '@/lib/http/query';
 
 export const metadata: Metadata = { title: 'Error codes · Metrics API' };
 
@@ -23,6 +24,13 @@ export default function ErrorsPage() {
             <code>{code}</code> · {ERROR_CODES[code].status} {ERROR_CODES[code].title}
           </h2>
           <p>{ERROR_CODES[code].explanation.replace(/`/g, '')}</p>
+          {code === 'validation_failed' && (
+            <ul>
+              {QUERY_RULES.map((rule) => (
+                <li key={rule}>{rule.replace(/`/g, '')}</li>
+              ))}
+            </ul>
+          )}
         </section>
       ))}
     </main>

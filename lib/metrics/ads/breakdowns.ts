@@ -3,8 +3,9 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import { notFound } from '../../http/errors';
+import { singleCurrency } from '../currency';
 import { LIST_CAP } from '../definitions';
-import { capRows, isBreakdownStale, orZero, singleCurrency } from './mapping';
+import { capRows, isBreakdownStale, orZero } from './mapping';
 import { accountsInReach, cachedBreakdowns, findEntity, type BreakdownCacheRow } from './repository';
 import type { AdsBreakdownsData, AdsBreakdownsQuery } from './schemas';
 

@@ -2,17 +2,19 @@
 // and lineage, highest spend first, at most LIST_CAP rows.
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
+import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';
-import { capRows, entityRow, singleCurrency } from './mapping';
+import { capRows, entityRow } from './mapping';
 import { accountIdsInReach, entityAggregates } from './repository';
 import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';
 
-export async function listAdEntities(reach: Reach, query: AdsEntitiesQuery): Promise<Envelope<AdsEntitiesData>> {
-  const { level, from, to, search } = query;
+/** `limit`: at most this many rows (the MCP tool's argument); REST always lists up to LIST_CAP. */
+export async function listAdEntities(reach: Reach, query: AdsEntitiesQuery & { limit?: number }): Promise<Envelope<AdsEntitiesData>> {
+  const { level, from, to, search, limit = LIST_CAP } = query;
   const accountIds = await accountIdsInReach(reach);
-  const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: LIST_CAP + 1, search });
-  const listed = capRows(rows, LIST_CAP);
+  const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: limit + 1, search });
+  const listed = capRows(rows, limit);
   // The accounts that contributed are those of the rows returned: their freshness and currency.
   const contributing = [...new Set(listed.rows.map((row) => row.account_id))];
   const syncs = await lastSuccessfulSyncs(contributing);

@@ -16,13 +16,6 @@ export function ctrPercent(clicks: number, impressions: number): number | null {
   return ratio(clicks, impressions, 100);
 }
 
-/** The one currency of a set of accounts; null when they span several or one of them is unknown. */
-export function singleCurrency(currencies: Iterable<string | null>): string | null {
-  const distinct = new Set(currencies);
-  if (distinct.size !== 1) return null;
-  return [...distinct][0] ?? null;
-}
-
 /** How a row is attributed to a client: the client, or the account's own name when it has none. */
 export function clientLineage(row: { client_id: string | null; client_name: string | null; account_name: string }): {
   id: string | null;

@@ -1,9 +1,24 @@
-// The ads endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
-// Their descriptions are written from definitions.ts, the one place where the metric rules live.
+// The ads endpoints' operations (path, scope, query and response schemas, what runs them, their MCP
+// tools), read by the REST routes, the MCP server and the OpenAPI document. Their descriptions are
+// written from definitions.ts, the one place where the metric rules live.
+import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../http/operation';
+import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../http/query';
+import { getAdBreakdowns } from './breakdowns';
+import { listAdEntities } from './entities';
+import { getAdsOverview } from './overview';
 import { LIST_CAP } from '../definitions';
 import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS, TOP_CAMPAIGNS } from './definitions';
-import { adsBreakdownsData, adsBreakdownsQuery, adsEntitiesData, adsEntitiesQuery, adsOverviewData, adsOverviewQuery } from './schemas';
+import {
+  adsBreakdownsData,
+  adsBreakdownsQuery,
+  adsEntitiesData,
+  adsEntitiesQuery,
+  adsOverviewData,
+  adsOverviewQuery,
+  type AdsEntitiesQuery,
+  type AdsOverviewQuery,
+} from './schemas';
 
 const metricTable = [
   '| Field | Unit | Definition | Over days and entities | Null when |',
@@ -57,6 +72,16 @@ ${commonRules}`,
   scope: 'ads:read',
   query: adsOverviewQuery,
   data: adsOverviewData,
+  run: async (query: AdsOverviewQuery & { limit?: number; series?: SeriesChoice }, auth) => {
+    const answer = await getAdsOverview(await resolveReach(auth, query.client), query);
+    return keepsSeries(query) ? answer : { ...answer, data: { ...answer.data, series: [] } };
+  },
+  tool: {
+    name: 'get_ads_overview',
+    title: 'Ads overview',
+    lead: 'The ads dashboard over `from`…`to` (IST days): KPIs (spend, impressions, peak daily reach, clicks, CTR %, CPC, results of one result type), the previous period of the same length, account funds, a daily series, the campaigns by spend, and widgets (funnel, top campaigns, age × gender, platforms, placements, video). Narrow with `client` (an id from list_clients) and with `campaignId`, `adSetId` or `adId` (ids from list_ad_entities); `limit` caps the campaigns list; `series` says whether the daily series comes (by default only for ranges up to a quarter).',
+    query: adsOverviewQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'campaigns'), series: toolSeries() }),
+  },
 });
 
 export const adsEntitiesOperation = defineOperation({
@@ -83,6 +108,13 @@ ${commonRules}`,
   scope: 'ads:read',
   query: adsEntitiesQuery,
   data: adsEntitiesData,
+  run: async (query: AdsEntitiesQuery & { limit?: number }, auth) => listAdEntities(await resolveReach(auth, query.client), query),
+  tool: {
+    name: 'list_ad_entities',
+    title: 'List campaigns, ad sets or ads',
+    lead: 'Campaigns, ad sets or ads (`level`) that delivered in `from`…`to` (IST days), highest spend first, each with spend, impressions, peak daily reach, clicks, CTR %, CPC, results and its lineage (account, client, campaign, ad set). Narrow with `client` and `search` (name contains, or exact platform id); use a row\'s `id` as `campaignId`/`adSetId`/`adId` of get_ads_overview or as `entityId` of get_ad_breakdowns.',
+    query: adsEntitiesQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'entities') }),
+  },
 });
 
 export const adsBreakdownsOperation = defineOperation({
@@ -123,6 +155,13 @@ ${ADS_RULES.notReported}`,
   scope: 'ads:read',
   query: adsBreakdownsQuery,
   data: adsBreakdownsData,
+  // No `client` parameter: the entity is looked up within everything the credential can read.
+  run: async (query, auth) => getAdBreakdowns(await resolveReach(auth), query),
+  tool: {
+    name: 'get_ad_breakdowns',
+    title: 'Ad breakdowns of one entity',
+    lead: 'The breakdowns (age × gender, device, platform, placement, region) of one campaign, ad set or ad (`level` and `entityId`, from list_ad_entities) for exactly `from`…`to`, as the dashboard cached them: empty lists with `stale: true` when the dashboard never fetched that range. Never calls the ads platform.',
+  },
 });
 
 export const operations: Operation[] = [adsOverviewOperation, adsEntitiesOperation, adsBreakdownsOperation];

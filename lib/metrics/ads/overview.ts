@@ -3,12 +3,14 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
 import { notFound } from '../../http/errors';
-import { eachDay, previousPeriod } from '../../time/days';
+import { previousPeriod } from '../../time/day-range';
+import { eachDay } from '../../time/days';
+import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { num, ratio } from '../ratios';
 import { LIST_CAP } from '../definitions';
 import { TOP_CAMPAIGNS } from './definitions';
-import { accountLineage, capRows, clientLineage, ctrPercent, entityFigures, orZero, singleCurrency } from './mapping';
+import { accountLineage, capRows, clientLineage, ctrPercent, entityFigures, orZero } from './mapping';
 import {
   accountBreakdownSums,
   accountFilter,
@@ -73,9 +75,10 @@ function widgetsFrom(rows: BreakdownSumsRow[]) {
   };
 }
 
-export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery): Promise<Envelope<AdsOverviewData>> {
-  const { from, to } = query;
-  const previous = previousPeriod(from, to);
+/** `limit`: at most this many `campaigns` (the MCP tool's argument); REST always lists up to LIST_CAP. */
+export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { limit?: number }): Promise<Envelope<AdsOverviewData>> {
+  const { from, to, limit = LIST_CAP } = query;
+  const previous = previousPeriod({ from, to });
   const range = { previousFrom: previous.from, from, to };
   const entity = await filteredEntity(reach, query);
   // With an id filter, funds, currency and freshness are those of the entity's account.
@@ -92,7 +95,7 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery): Pro
   const [sums, results, campaigns, breakdowns, syncs] = await Promise.all([
     periodSums(figureRows, range),
     resultSums(resultRows, range),
-    entityAggregates(campaignRows, { from, to }, { limit: LIST_CAP + 1 }),
+    entityAggregates(campaignRows, { from, to }, { limit: limit + 1 }),
     // Account-level breakdowns cannot be narrowed to an entity honestly: empty with a filter (see the description).
     entity ? Promise.resolve([]) : accountBreakdownSums(reach.orgId, inAccounts.accountIds, from, to),
     lastSuccessfulSyncs(accountIds),
@@ -105,7 +108,7 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery): Pro
   const impressions = orZero(current.total?.impressions);
   const clicks = orZero(current.total?.clicks);
   const daily = new Map(sums.filter((row) => row.day !== null && row.current).map((row) => [row.day, row]));
-  const listed = capRows(campaigns, LIST_CAP);
+  const listed = capRows(campaigns, limit);
   const lowBalance = capRows(accounts.filter((account) => account.low_balance), LIST_CAP);
 
   const data: AdsOverviewData = {

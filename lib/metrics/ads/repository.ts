@@ -12,7 +12,8 @@
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql, SqlParams } from '../../db';
-import type { DayRange } from '../compare';
+import { UUID_PATTERN } from '../../text/uuid';
+import type { DayRange } from '../../time/day-range';
 import { daysAsBlocks, splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
 
@@ -132,8 +133,6 @@ export interface EntityRef {
   ad_set_id: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * An entity of `level` by its platform id or internal id, if it is in reach (its account is).
  * Indexes: (org_id, platform_id) unique and the primary key.
@@ -147,7 +146,7 @@ export async function findEntity(reach: Reach, level: AdLevel, idOrPlatformId: s
       WHERE e.org_id = $1 AND (e.platform_id = $3 OR e.id = $4::uuid) AND ${reachCondition('a', 1, 2)}
       ORDER BY (e.id = $4::uuid) DESC NULLS LAST
       LIMIT 1`,
-    [reach.orgId, reach.clientIds, idOrPlatformId, UUID.test(idOrPlatformId) ? idOrPlatformId : null, level],
+    [reach.orgId, reach.clientIds, idOrPlatformId, UUID_PATTERN.test(idOrPlatformId) ? idOrPlatformId : null, level],
   );
   return rows[0] ?? null;
 }
@@ -387,7 +386,7 @@ const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
  */
 export function entityAggregates(
   rows: InsightRows & { level: AdLevel },
-  range: { from: string; to: string },
+  range: DayRange,
   options: { limit: number; search?: string },
 ): Promise<EntityAggregateRow[]> {
   const p = new SqlParams();

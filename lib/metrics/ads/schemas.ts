@@ -1,7 +1,7 @@
 // Query and response schemas of the ads endpoints: they parse queries, check our responses in tests and
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
+import { boundedText, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
 import { LIST_CAP } from '../definitions';
 import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 
@@ -10,13 +10,18 @@ import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './defini
 export const AD_LEVELS = ['campaign', 'adset', 'ad'] as const;
 export type AdLevel = (typeof AD_LEVELS)[number];
 
+/** Entity ids (platform ids or our ids) are at most 64 characters, as the spec caps `campaignId`. */
+const ENTITY_ID_MAX_LENGTH = 64;
+const SEARCH_MAX_LENGTH = 100;
+
+const entityId = boundedText(ENTITY_ID_MAX_LENGTH);
+
 const entityIdFilter = (what: string) =>
-  z
-    .string()
-    .min(1)
-    .max(64)
+  entityId
     .optional()
-    .describe(`Only this ${what}: its platform id or its id from /ads/entities. Outside the key's reach or not found: 404.`);
+    .describe(
+      `Only this ${what}: its platform id or its id from /ads/entities (1 to ${ENTITY_ID_MAX_LENGTH} characters). Outside the key's reach or not found: 404.`,
+    );
 
 export const adsOverviewQuery = z
   .object({
@@ -33,19 +38,18 @@ export const adsEntitiesQuery = z
     level: z.enum(AD_LEVELS).describe('Which entities to list: campaigns, ad sets or ads.'),
     client: clientParam,
     ...dateRange,
-    search: z
-      .string()
-      .min(1)
-      .max(100)
+    search: boundedText(SEARCH_MAX_LENGTH)
       .optional()
-      .describe('Keep entities whose name contains this text (case-insensitive) or whose platform id is exactly this text.'),
+      .describe(
+        `Keep entities whose name contains this text (case-insensitive) or whose platform id is exactly this text (1 to ${SEARCH_MAX_LENGTH} characters).`,
+      ),
   })
   .superRefine(checkDateRange, whenDatesAreReal);
 
 export const adsBreakdownsQuery = z
   .object({
     level: z.enum(AD_LEVELS).describe('The level of the entity.'),
-    entityId: z.string().min(1).describe('The entity: its platform id or its id from /ads/entities.'),
+    entityId: entityId.describe(`The entity: its platform id or its id from /ads/entities (1 to ${ENTITY_ID_MAX_LENGTH} characters).`),
     ...dateRange,
   })
   .superRefine(checkDateRange, whenDatesAreReal);

@@ -1,6 +1,9 @@
-// The social endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
+// The social endpoints' operations (path, scope, query and response schemas, what runs them, their MCP
+// tools), read by the REST routes, the MCP server and the OpenAPI document.
 import { z } from 'zod';
+import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../http/operation';
+import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../http/query';
 import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
 import {
@@ -12,7 +15,9 @@ import {
   socialPostsQuery,
   socialThumbnailQuery,
 } from './schemas';
-import { SERVABLE_IMAGE_TYPES, THUMBNAIL_MAX_AGE_SECONDS } from './thumbnail';
+import { getSocialOverview } from './overview';
+import { listSocialPosts } from './posts';
+import { getSocialThumbnail, SERVABLE_IMAGE_TYPES, THUMBNAIL_MAX_AGE_SECONDS } from './thumbnail';
 
 export const socialOverviewOperation = defineOperation({
   id: 'getSocialOverview',
@@ -36,6 +41,17 @@ period's, the totals of the posts published in each, a daily series and the numb
   scope: 'social:read',
   query: socialOverviewQuery,
   data: socialOverviewData,
+  run: async (query: z.infer<typeof socialOverviewQuery> & { series?: SeriesChoice }, auth) => {
+    const answer = await getSocialOverview(await resolveReach(auth, query.client), query);
+    if (keepsSeries(query)) return answer;
+    return { ...answer, data: { ...answer.data, platforms: answer.data.platforms.map((platform) => ({ ...platform, series: [] })) } };
+  },
+  tool: {
+    name: 'get_social_overview',
+    title: 'Organic social overview',
+    lead: 'Organic Facebook and Instagram figures of the pages in reach over `from`…`to` (IST days): totals (peak daily reach, impressions, views, interactions, follows, followers, engagement rate %) and the previous period\'s, totals of the posts published, a daily series per platform, and the pages. Narrow with `client` (an id from list_clients); `series` says whether the daily series come (by default only for ranges up to a quarter).',
+    query: socialOverviewQuery.safeExtend({ series: toolSeries() }),
+  },
 });
 
 export const socialPostsOperation = defineOperation({
@@ -54,6 +70,13 @@ and \`meta\`) is true when more posts were published in the range: narrow the ra
   scope: 'social:read',
   query: socialPostsQuery,
   data: socialPostsData,
+  run: async (query, auth) => listSocialPosts(await resolveReach(auth, query.client), query),
+  tool: {
+    name: 'list_social_posts',
+    title: 'List social posts',
+    lead: 'Facebook and Instagram posts published in `from`…`to` (IST days), newest first, each with its lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate % as of the last sync. Narrow with `client` and a shorter range.',
+    query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts') }),
+  },
 });
 
 export const socialThumbnailOperation = defineOperation({
@@ -78,6 +101,8 @@ their own content type and \`X-Content-Type-Options: nosniff\`.
   query: socialThumbnailQuery,
   data: z.never(),
   binary: { contentTypes: [...SERVABLE_IMAGE_TYPES], description: 'The image bytes, in the stored content type.' },
+  // REST only: bytes, not a `{ data, meta }` answer.
+  run: async (query, auth, request) => getSocialThumbnail(await resolveReach(auth), query.post, request),
 });
 
 export const operations: Operation[] = [socialOverviewOperation, socialPostsOperation, socialThumbnailOperation];

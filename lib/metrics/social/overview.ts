@@ -2,7 +2,8 @@
 // each, and a daily series. How each figure is aggregated is stated in definitions.ts.
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../http/envelope';
-import { eachDay, previousPeriod, type IsoDay } from '../../time/days';
+import { previousPeriod, type DayRange } from '../../time/day-range';
+import { eachDay, type IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';
 import { num, ratio } from '../ratios';
@@ -74,8 +75,8 @@ export function postTotalsOf(row: PostTotalsRow | undefined): PostTotals {
   };
 }
 
-export async function getSocialOverview(reach: Reach, range: { from: IsoDay; to: IsoDay }): Promise<Envelope<SocialOverviewData>> {
-  const periods: PeriodBounds = { current: { from: range.from, to: range.to }, previous: previousPeriod(range.from, range.to) };
+export async function getSocialOverview(reach: Reach, range: DayRange): Promise<Envelope<SocialOverviewData>> {
+  const periods: PeriodBounds = { current: { from: range.from, to: range.to }, previous: previousPeriod(range) };
   const pages = await findPagesInReach(reach);
   const pageIds = pages.map((page) => page.id);
   const [days, followerLevels, posts, syncs] = await Promise.all([

@@ -4,6 +4,7 @@
 import { reachCondition, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
 import { TIMEZONE } from '../../http/envelope';
+import type { DayRange } from '../../time/day-range';
 import type { IsoDay } from '../../time/days';
 import type { SocialPlatform } from './definitions';
 
@@ -74,8 +75,8 @@ export async function dailyAggregates(pageIds: string[], from: IsoDay, to: IsoDa
 
 /** The requested range and the previous period, which ends the day before it starts. */
 export interface PeriodBounds {
-  current: { from: IsoDay; to: IsoDay };
-  previous: { from: IsoDay; to: IsoDay };
+  current: DayRange;
+  previous: DayRange;
 }
 
 export interface FollowerLevelRow {

@@ -1,14 +1,12 @@
 // Query and response schemas of the organic-social endpoints. Responses are strict objects: a field
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
+import { boundedCount, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
 import { LIST_CAP } from '../definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 
 export const POSTS_DEFAULT_LIMIT = 100;
 export const POSTS_MAX_LIMIT = LIST_CAP;
-
-const LIMIT_MESSAGE = `must be a whole number from 1 to ${POSTS_MAX_LIMIT}`;
 
 export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange }).superRefine(checkDateRange, whenDatesAreReal);
 
@@ -16,13 +14,7 @@ export const socialPostsQuery = z
   .object({
     client: clientParam,
     ...dateRange,
-    limit: z.coerce
-      .number({ error: LIMIT_MESSAGE })
-      .int(LIMIT_MESSAGE)
-      .min(1, LIMIT_MESSAGE)
-      .max(POSTS_MAX_LIMIT, LIMIT_MESSAGE)
-      .default(POSTS_DEFAULT_LIMIT)
-      .describe(`Most posts to return, 1 to ${POSTS_MAX_LIMIT}; default ${POSTS_DEFAULT_LIMIT}.`),
+    limit: boundedCount(POSTS_MAX_LIMIT, POSTS_DEFAULT_LIMIT).describe(`Most posts to return, 1 to ${POSTS_MAX_LIMIT}; default ${POSTS_DEFAULT_LIMIT}.`),
   })
   .superRefine(checkDateRange, whenDatesAreReal);
 

@@ -1,6 +1,7 @@
 // /social/thumbnail: the stored image bytes of one post, with a strong validator for revalidation.
 import type { Reach } from '../../auth/reach';
 import { ApiError, notFound } from '../../http/errors';
+import { ifNoneMatchHits } from '../../http/responses';
 import { findThumbnail } from './repository';
 
 /**
@@ -31,20 +32,6 @@ function servableType(contentType: string): (typeof SERVABLE_IMAGE_TYPES)[number
 
 export function isServableImageType(contentType: string): boolean {
   return servableType(contentType) !== null;
-}
-
-/**
- * RFC 9110 §13.1.2: If-None-Match matches when it is `*` (a representation exists) or when one of its
- * entity tags equals ours by weak comparison (the opaque tags are equal, `W/` prefixes ignored).
- */
-export function ifNoneMatchHits(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  if (header.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  for (const match of header.matchAll(/(?:W\/)?("[^"]*")/g)) {
-    if (match[1] === opaque) return true;
-  }
-  return false;
 }
 
 const NO_THUMBNAIL = new ApiError('not_found', 'This post has no stored thumbnail image.');

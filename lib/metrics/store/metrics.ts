@@ -1,7 +1,8 @@
 // The store metric set: which columns are summed, which are counts of people, and how every rate is
 // derived from the range's sums. Definitions are written once here and feed the response schema,
 // the operation description and describe_metrics (the team's MetricDefinition shape, plain data).
-import { metric, type DailySource, type DimensionSource, type MetricColumns, type Sums } from '../dimension-tables';
+import { metric } from '../definitions';
+import type { DailySource, DimensionSource, MetricColumns, Sums } from '../dimension-tables/sql';
 import { ratio } from '../ratios';
 
 const STORE_COLUMNS: MetricColumns = {

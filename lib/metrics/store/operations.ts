@@ -1,9 +1,12 @@
-// The store endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
+// The store endpoint's operation (path, scope, query and response schemas, what runs it), read by the
+// REST route and the OpenAPI document. REST only: the MCP tools cover ads and social.
+import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../http/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
-import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables';
+import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
 import { STORE_METRICS } from './metrics';
 import { storeOverviewSchema } from './schemas';
+import { getStoreOverview } from './overview';
 
 export const storeOverviewOperation = defineOperation({
   id: 'getStoreOverview',
@@ -36,6 +39,7 @@ ${definitionList(STORE_METRICS)}`,
   scope: 'store:read',
   query: comparedRangeQuery,
   data: storeOverviewSchema,
+  run: async (query, auth) => getStoreOverview(await resolveReach(auth, query.client), query),
 });
 
 export const operations: Operation[] = [storeOverviewOperation];

@@ -1,7 +1,7 @@
 // Response schema of /store/overview (strict: no key beyond these).
 import { z } from 'zod';
 import { compareRangeSchema } from '../compare';
-import { dimensionRowSchema, nullableNumbers } from '../dimension-tables';
+import { dimensionRowSchema, nullableNumbers } from '../dimension-tables/schemas';
 import { STORE_METRICS, STORE_TABLES } from './metrics';
 
 const day = z.iso.date();

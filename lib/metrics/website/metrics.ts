@@ -2,7 +2,8 @@
 // people, and how every rate is derived from the range's sums. Definitions are written once here and
 // feed the response schemas, the operation descriptions and describe_metrics (the team's
 // MetricDefinition shape, plain data).
-import { metric, type DailySource, type DimensionSource, type MetricColumns, type Sums } from '../dimension-tables';
+import { metric } from '../definitions';
+import type { DailySource, DimensionSource, MetricColumns, Sums } from '../dimension-tables/sql';
 import { ratio } from '../ratios';
 
 // ───────────────────────── web analytics ─────────────────────────

@@ -1,9 +1,13 @@
-// The website endpoints' operations (path, scope, query and response schemas), read by the OpenAPI document.
+// The website endpoints' operations (path, scope, query and response schemas, what runs them), read by
+// the REST routes and the OpenAPI document. REST only: the MCP tools cover ads and social.
+import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../http/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
-import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables';
+import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
 import { SEARCH_METRICS, WEB_METRICS } from './metrics';
 import { websiteOverviewSchema, websiteSearchSchema } from './schemas';
+import { getWebsiteOverview } from './overview';
+import { getWebsiteSearch } from './search';
 
 export const websiteOverviewOperation = defineOperation({
   id: 'getWebsiteOverview',
@@ -38,6 +42,7 @@ ${definitionList(WEB_METRICS)}`,
   scope: 'web:read',
   query: comparedRangeQuery,
   data: websiteOverviewSchema,
+  run: async (query, auth) => getWebsiteOverview(await resolveReach(auth, query.client), query),
 });
 
 export const websiteSearchOperation = defineOperation({
@@ -74,6 +79,7 @@ ${definitionList(SEARCH_METRICS)}`,
   scope: 'web:read',
   query: comparedRangeQuery,
   data: websiteSearchSchema,
+  run: async (query, auth) => getWebsiteSearch(await resolveReach(auth, query.client), query),
 });
 
 export const operations: Operation[] = [websiteOverviewOperation, websiteSearchOperation];

@@ -1,7 +1,7 @@
 // Response schemas of /website/overview and /website/search (strict: no key beyond these).
 import { z } from 'zod';
 import { compareRangeSchema } from '../compare';
-import { dimensionRowSchema, nullableNumbers } from '../dimension-tables';
+import { dimensionRowSchema, nullableNumbers } from '../dimension-tables/schemas';
 import { SEARCH_METRICS, SEARCH_TABLES, WEB_METRICS, WEB_TABLES } from './metrics';
 
 const day = z.iso.date();

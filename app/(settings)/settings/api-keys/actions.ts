@@ -13,6 +13,7 @@ export interface KeyFormValues {
   scopes: string[];
   clientAccess: string;
   clients: string[];
+  expiry: string;
   expiresOn: string;
 }
 
@@ -31,6 +32,7 @@ function submittedValues(formData: FormData): KeyFormValues {
     scopes: formData.getAll('scopes').map(String),
     clientAccess: text('clientAccess') || 'all',
     clients: formData.getAll('clients').map(String),
+    expiry: text('expiry') || 'never',
     expiresOn: text('expiresOn'),
   };
 }

@@ -1,5 +1,7 @@
 'use client';
-import { useActionState, useEffect, useRef, useState } from 'react';
+import { useActionState, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { KeyFormErrors } from '@/lib/settings/key-form';
+import { keepTabInside } from '../../focus-trap';
 import { createKeyAction, type CreateKeyState } from './actions';
 
 export interface ScopeOption {
@@ -14,22 +16,43 @@ interface Props {
   scopes: ScopeOption[];
   clients: { id: string; name: string }[];
   nameMax: number;
+  /** Today (UTC, the earliest day a key may expire on) and each preset's last day, from the server. */
+  expiry: { today: string; presets: { days: number; until: ReactNode }[] };
+  /** The address of /api/v1/me, for the example request in the show-once dialog. */
+  apiUrl: string;
 }
 
 function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? <p id={id} className="field-error">{message}</p> : null;
 }
 
-export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax }: Props) {
+/** Where focus goes for each kind of error, in the form's order: the first one present is focused. */
+const ERROR_FOCUS: [keyof KeyFormErrors & string, string][] = [
+  ['form', '#key-form-error'],
+  ['name', '#key-name'],
+  ['scopes', 'input[name="scopes"]'],
+  ['clients', 'input[name="clientAccess"]:checked'],
+  ['expiresOn', 'input[name="expiry"]:checked'],
+];
+
+export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, expiry, apiUrl }: Props) {
   const [state, formAction, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, {});
   const errors = state.errors ?? {};
   const values = state.values;
+  const form = useRef<HTMLFormElement>(null);
 
+  // After a refused submit, focus the first field in error, so that it is read out and fixed first.
+  useEffect(() => {
+    const first = ERROR_FOCUS.find(([field]) => state.errors?.[field]);
+    if (first) form.current?.querySelector<HTMLElement>(first[1])?.focus();
+  }, [state]);
+
+  const expiryChoice = values?.expiry ?? 'never';
   return (
     <>
-      <form action={formAction} className="stack" aria-describedby={errors.form ? 'key-form-error' : undefined}>
+      <form ref={form} action={formAction} className="stack" aria-describedby={errors.form ? 'key-form-error' : undefined}>
         <input type="hidden" name={csrfField} value={csrfToken} />
-        {errors.form && <p id="key-form-error" className="form-error" role="alert">{errors.form}</p>}
+        {errors.form && <p id="key-form-error" className="form-error" role="alert" tabIndex={-1}>{errors.form}</p>}
 
         <div className="field">
           <label htmlFor="key-name">Name</label>
@@ -92,19 +115,42 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax }
           <FieldError id="key-clients-error" message={errors.clients} />
         </fieldset>
 
-        <div className="field">
-          <label htmlFor="key-expires">Expires on <span className="optional">(optional)</span></label>
-          <p id="key-expires-hint" className="hint">The key stops working at the end of this day (UTC). Leave empty for a key that does not expire.</p>
-          <input
-            id="key-expires"
-            name="expiresOn"
-            type="date"
-            defaultValue={values?.expiresOn}
-            aria-invalid={errors.expiresOn ? true : undefined}
-            aria-describedby={errors.expiresOn ? 'key-expires-hint key-expires-error' : 'key-expires-hint'}
-          />
+        <fieldset className="field expiry" aria-describedby={errors.expiresOn ? 'key-expires-hint key-expires-error' : 'key-expires-hint'}>
+          <legend>Expires</legend>
+          <p id="key-expires-hint" className="hint">The key stops working at the end of its last day (UTC).</p>
+          <div className="choices presets">
+            <label className="choice compact">
+              <input type="radio" name="expiry" value="never" defaultChecked={expiryChoice === 'never'} />
+              <span>Never</span>
+            </label>
+            {expiry.presets.map((preset) => (
+              <label key={preset.days} className="choice compact">
+                <input type="radio" name="expiry" value={String(preset.days)} defaultChecked={expiryChoice === String(preset.days)} />
+                <span>
+                  {preset.days} days <span className="hint">until {preset.until}</span>
+                </span>
+              </label>
+            ))}
+            <label className="choice compact">
+              <input type="radio" name="expiry" value="date" defaultChecked={expiryChoice === 'date'} />
+              <span>On a day</span>
+            </label>
+          </div>
+          {/* Shown by CSS while "On a day" is checked. `min`: the picker offers no day already over. */}
+          <div className="expiry-day">
+            <label htmlFor="key-expires">Last day</label>
+            <input
+              id="key-expires"
+              name="expiresOn"
+              type="date"
+              min={expiry.today}
+              defaultValue={values?.expiresOn}
+              aria-invalid={errors.expiresOn ? true : undefined}
+              aria-describedby={errors.expiresOn ? 'key-expires-error' : undefined}
+            />
+          </div>
           <FieldError id="key-expires-error" message={errors.expiresOn} />
-        </div>
+        </fieldset>
 
         <div>
           <button type="submit" className="button primary" disabled={pending}>
@@ -112,50 +158,121 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax }
           </button>
         </div>
       </form>
-      {state.created && <NewKeyDialog key={state.created.id} name={state.created.name} apiKey={state.created.key} />}
+      {state.created && <NewKeyDialog key={state.created.id} created={state.created} apiUrl={apiUrl} />}
     </>
   );
 }
 
-/** Shows a new key once. Closing it forgets the key; a reload never brings it back. */
-function NewKeyDialog({ name, apiKey }: { name: string; apiKey: string }) {
+type Copied = 'idle' | 'key' | 'command' | 'failed';
+const COPY_STATUS: Record<Copied, string> = {
+  idle: '',
+  key: 'Key copied to the clipboard.',
+  command: 'Command copied to the clipboard.',
+  failed: 'Could not copy: select the text and copy it yourself.',
+};
+
+/**
+ * Shows a new key once. Leaving by Esc or Close asks first (a step inside the dialog); "I have stored
+ * the key" leaves at once. Either way the key is forgotten and focus moves to its row in the list.
+ */
+function NewKeyDialog({ created, apiUrl }: { created: { id: string; name: string; key: string }; apiUrl: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const keyField = useRef<HTMLTextAreaElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(true);
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [confirming, setConfirming] = useState(false);
+  const [copied, setCopied] = useState<Copied>('idle');
+  const command = `curl -H "Authorization: Bearer ${created.key}" ${apiUrl}`;
 
   useEffect(() => {
     if (open) dialog.current?.showModal();
-  }, [open]);
+    // Closed: the key is gone from the page; its row in the list is the result to land on.
+    else document.getElementById(`key-${created.id}`)?.focus();
+  }, [open, created.id]);
+
+  useEffect(() => {
+    (confirming ? keepButton : keyField).current?.focus();
+  }, [confirming]);
 
   if (!open) return null;
 
-  async function copy() {
+  async function copy(text: string, what: 'key' | 'command') {
     try {
-      await navigator.clipboard.writeText(apiKey);
-      setCopied('copied');
+      await navigator.clipboard.writeText(text);
+      setCopied(what);
     } catch {
       setCopied('failed');
     }
   }
 
+  // Esc asks instead of closing (and, while asking, goes back to the key). Prevented at keydown, so the
+  // browser never turns it into a close request; `onCancel` catches any other close request.
+  function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {
+    keepTabInside(event);
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    setConfirming(!confirming);
+  }
+
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="new-key-title" aria-describedby="new-key-warning" onClose={() => setOpen(false)}>
-      <h2 id="new-key-title">Your new key “{name}”</h2>
+    <dialog
+      ref={dialog}
+      className="dialog"
+      aria-labelledby="new-key-title"
+      aria-describedby="new-key-warning"
+      onKeyDown={onKeyDown}
+      onCancel={(event) => {
+        event.preventDefault();
+        setConfirming(true);
+      }}
+      onClose={() => setOpen(false)}
+    >
+      <h2 id="new-key-title">Your new key “{created.name}”</h2>
       <p id="new-key-warning" className="warning">
         Copy the key now. It is shown only this once and cannot be shown again: we store only a hash of it.
         If you lose it, revoke it and create a new one.
       </p>
-      <label htmlFor="new-key-value" className="sr-only">API key</label>
-      <div className="key-box">
-        <textarea id="new-key-value" className="key-value" readOnly rows={2} value={apiKey} spellCheck={false} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" className="button primary" onClick={copy}>Copy</button>
-      </div>
-      <p className="copy-status" role="status">
-        {copied === 'copied' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Could not copy: select the key and copy it yourself.' : ''}
-      </p>
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => dialog.current?.close()}>I have stored the key</button>
-      </div>
+      {confirming ? (
+        <div className="confirm-discard" role="group" aria-labelledby="discard-title">
+          <h3 id="discard-title">Close without the key?</h3>
+          <p>Once closed, the key cannot be shown again. If you have not stored it, go back and copy it.</p>
+          <div className="dialog-actions">
+            <button ref={keepButton} type="button" className="button primary" onClick={() => setConfirming(false)}>Back to the key</button>
+            <button type="button" className="button danger" onClick={() => dialog.current?.close()}>Close and discard</button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <label htmlFor="new-key-value" className="sr-only">API key</label>
+          <div className="key-box">
+            <textarea
+              ref={keyField}
+              id="new-key-value"
+              className="key-value"
+              readOnly
+              rows={2}
+              value={created.key}
+              spellCheck={false}
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            <button type="button" className="button primary" onClick={() => copy(created.key, 'key')}>
+              {copied === 'key' ? 'Copied' : 'Copy'}
+            </button>
+          </div>
+          <p className="example-title" id="curl-title">Try it:</p>
+          <div className="key-box">
+            <pre className="key-value command" aria-labelledby="curl-title"><code>{command}</code></pre>
+            <button type="button" className="button" onClick={() => copy(command, 'command')} aria-label="Copy the command">
+              {copied === 'command' ? 'Copied' : 'Copy'}
+            </button>
+          </div>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setConfirming(true)}>Close</button>
+            <button type="button" className="button primary" onClick={() => dialog.current?.close()}>I have stored the key</button>
+          </div>
+        </>
+      )}
+      <p className="copy-status" role="status" aria-live="polite">{COPY_STATUS[copied]}</p>
     </dialog>
   );
 }

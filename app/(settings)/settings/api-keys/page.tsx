@@ -1,14 +1,20 @@
 import type { Metadata } from 'next';
-import type { ReactNode } from 'react';
+import { appUrl } from '@/lib/app-url';
 import type { Scope } from '@/lib/auth/scopes';
 import { SCOPES } from '@/lib/auth/scopes';
 import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
-import { listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
-import { AUDIT_ACTIONS, listAuditEvents, type AuditEntry } from '@/lib/settings/audit';
-import { KEY_NAME_MAX } from '@/lib/settings/key-form';
+import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
+import { listAuditEvents } from '@/lib/settings/audit';
+import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, todayUtc } from '@/lib/settings/key-form';
 import { listOrgAdmins } from '@/lib/settings/members';
+import { toolCallCounts, type CallCount } from '@/lib/usage/tool-calls';
 import { CreateKeyForm, type ScopeOption } from './create-key-form';
-import { RevokeKeyButton } from './revoke-key-button';
+import { RevokeButton } from '../../revoke-button';
+import { revokeKeyAction } from './actions';
+import { ActivityList } from '../../activity-list';
+import { Cell } from '../../cell';
+import { When } from '../../when';
+import { ToolCalls } from '../../tool-calls';
 
 export const metadata: Metadata = { title: 'API keys · Settings · Metrics API' };
 
@@ -20,28 +26,24 @@ const SCOPE_TEXT: Record<Scope, Omit<ScopeOption, 'value'>> = {
 };
 const SCOPE_OPTIONS: ScopeOption[] = SCOPES.map((value) => ({ value, ...SCOPE_TEXT[value] }));
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-
-function When({ at, dayOnly = false, empty }: { at: Date | null; dayOnly?: boolean; empty: string }) {
-  if (!at) return <span className="muted">{empty}</span>;
-  return (
-    <time dateTime={at.toISOString()} title={at.toISOString()}>
-      {(dayOnly ? dateOnly : dateTime).format(at)}
-    </time>
-  );
-}
-
 const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
 
-export default async function ApiKeysPage() {
+/** The filter box's text is only compared, never stored; longer text could match no key anyway. */
+const FILTER_MAX = 100;
+
+export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
   const session = await requireSession();
   const orgId = session.membership?.orgId;
   if (!orgId || !isAdmin(session)) {
     const admins = orgId ? await listOrgAdmins(orgId) : [];
     return <AskAnAdmin orgName={session.membership?.orgName} admins={admins} />;
   }
-  const [keys, clients, events] = await Promise.all([listApiKeys(orgId), listOrgClients(orgId), listAuditEvents(orgId, 'api_key')]);
+  const [keys, clients, events, calls] = await Promise.all([listApiKeys(orgId), listOrgClients(orgId), listAuditEvents(orgId, 'api_key'), toolCallCounts(orgId)]);
+  const { q } = await searchParams;
+  const filter = (Array.isArray(q) ? q[0] : q)?.trim().slice(0, FILTER_MAX) ?? '';
+  const shown = filterKeys(keys, filter);
+  const now = new Date();
+  const expiry = { today: todayUtc(now), presets: EXPIRY_PRESET_DAYS.map((days) => ({ days, until: <When at={new Date(dayAfter(days, now))} dayOnly empty="" /> })) };
   return (
     <div className="page">
       <header className="page-header">
@@ -55,37 +57,66 @@ export default async function ApiKeysPage() {
 
       <section className="card" aria-labelledby="create-title">
         <h2 id="create-title">Create a key</h2>
-        <CreateKeyForm csrfField={CSRF_FIELD} csrfToken={session.csrfToken} scopes={SCOPE_OPTIONS} clients={clients} nameMax={KEY_NAME_MAX} />
+        <CreateKeyForm
+          csrfField={CSRF_FIELD}
+          csrfToken={session.csrfToken}
+          scopes={SCOPE_OPTIONS}
+          clients={clients}
+          nameMax={KEY_NAME_MAX}
+          expiry={expiry}
+          apiUrl={`${appUrl()}/api/v1/me`}
+        />
       </section>
 
       <section className="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">Keys <span className="count">{keys.length}</span></h2>
+        <h2 id="keys-title">
+          Keys <span className="count">{filter ? `${shown.length} of ${keys.length}` : keys.length}</span>
+        </h2>
         {keys.length === 0 ? (
           <p className="muted">No keys yet. Create one above.</p>
         ) : (
-          <KeyTable keys={keys} csrfToken={session.csrfToken} />
+          <>
+            <KeyFilter value={filter} />
+            {shown.length === 0 ? (
+              <p className="muted" role="status">No key matches “{filter}”.</p>
+            ) : (
+              <KeyTable keys={shown} calls={calls.byKey} csrfToken={session.csrfToken} />
+            )}
+          </>
         )}
       </section>
 
       <section className="card" aria-labelledby="activity-title">
         <h2 id="activity-title">Activity</h2>
-        <ActivityList events={events} />
+        <ActivityList events={events} noun="key" empty="No key has been created or revoked yet." />
       </section>
     </div>
   );
 }
 
-/** One cell with one child, so that the narrow layout can put its label beside it. */
-function Cell({ label, children }: { label: string; children: ReactNode }) {
+/** A plain GET form: the filter is in the address (shareable, survives a reload) and needs no script. */
+function KeyFilter({ value }: { value: string }) {
   return (
-    <td data-label={label}>
-      <div>{children}</div>
-    </td>
+    <form role="search" className="filter" action="/settings/api-keys">
+      <label htmlFor="key-filter">Filter keys</label>
+      <input id="key-filter" name="q" type="search" defaultValue={value} maxLength={FILTER_MAX} aria-describedby="key-filter-hint" />
+      <button type="submit" className="button">Filter</button>
+      {value && <a href="/settings/api-keys" className="clear">Show all keys</a>}
+      <p id="key-filter-hint" className="hint">By name, prefix, scope, client or status (active, expired, revoked).</p>
+    </form>
   );
 }
 
-function KeyTable({ keys, csrfToken }: { keys: KeyListItem[]; csrfToken: string }) {
+/** Who minted a key: a person on this page, a command-line program, or a person who has since left. */
+function createdBy(key: KeyListItem): string {
+  if (key.createdByName) return `by ${key.createdByName}`;
+  return key.createdVia === 'cli' ? 'from the command line' : 'by a former member';
+}
+
+function KeyTable({ keys, calls, csrfToken }: { keys: KeyListItem[]; calls: Map<string, CallCount>; csrfToken: string }) {
   return (
+    // Wide tables scroll inside this box, never the page; on narrow screens each key is a card.
+    <div className="table-box" role="region" aria-label="Key table, scrolls sideways when wide" tabIndex={0}>
     <table className="key-table">
       <caption className="table-note">Newest first. Times are UTC.</caption>
       <thead>
@@ -95,6 +126,7 @@ function KeyTable({ keys, csrfToken }: { keys: KeyListItem[]; csrfToken: string 
           <th scope="col">Clients</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
+          <th scope="col">MCP tool calls</th>
           <th scope="col">Expires</th>
           <th scope="col">Status</th>
           <th scope="col"><span className="sr-only">Actions</span></th>
@@ -103,7 +135,7 @@ function KeyTable({ keys, csrfToken }: { keys: KeyListItem[]; csrfToken: string 
       <tbody>
         {keys.map((key) => (
           <tr key={key.id} data-key-id={key.id} className={key.status === 'active' ? undefined : 'inactive'}>
-            <Cell label="Name">
+            <Cell label="Name" focusId={`key-${key.id}`}>
               <span className="key-name">{key.name}</span>
               <code className="prefix">{key.prefix}…</code>
             </Cell>
@@ -115,11 +147,12 @@ function KeyTable({ keys, csrfToken }: { keys: KeyListItem[]; csrfToken: string 
             </Cell>
             <Cell label="Created">
               <When at={key.createdAt} empty="" />
-              <span className="by">by {key.createdByName ?? 'a former member'}</span>
+              <span className="by">{createdBy(key)}</span>
             </Cell>
             <Cell label="Last used"><When at={key.lastUsedAt} empty="Never" /></Cell>
+            <Cell label="MCP tool calls"><ToolCalls count={calls.get(key.id)} /></Cell>
             <Cell label="Expires"><When at={key.expiresAt} dayOnly empty="Never" /></Cell>
-            <Cell label="Status">
+            <Cell label="Status" focusId={`key-status-${key.id}`}>
               <span className={`status status-${key.status}`}>{STATUS_LABEL[key.status]}</span>
               {key.revokedAt && (
                 <span className="by">
@@ -129,34 +162,26 @@ function KeyTable({ keys, csrfToken }: { keys: KeyListItem[]; csrfToken: string 
             </Cell>
             <td className="actions">
               {key.status === 'active' && (
-                <RevokeKeyButton keyId={key.id} keyName={key.name} keyPrefix={key.prefix} csrfField={CSRF_FIELD} csrfToken={csrfToken} />
+                <RevokeButton
+                  id={key.id}
+                  idField="keyId"
+                  label={`Revoke ${key.name}`}
+                  title={`Revoke “${key.name}”?`}
+                  confirmLabel="Revoke key"
+                  action={revokeKeyAction}
+                  csrfField={CSRF_FIELD}
+                  csrfToken={csrfToken}
+                  resultId={`key-status-${key.id}`}
+                >
+                  Every request with the key <code>{key.prefix}…</code> will be refused with 401 from now on. This cannot be undone.
+                </RevokeButton>
               )}
             </td>
           </tr>
         ))}
       </tbody>
     </table>
-  );
-}
-
-const ACTION_TEXT: Record<string, string> = {
-  [AUDIT_ACTIONS.apiKeyCreated]: 'created',
-  [AUDIT_ACTIONS.apiKeyRevoked]: 'revoked',
-};
-
-function ActivityList({ events }: { events: AuditEntry[] }) {
-  if (events.length === 0) return <p className="muted">No key has been created or revoked yet.</p>;
-  return (
-    <ol className="activity">
-      {events.map((event) => (
-        <li key={event.id}>
-          <strong>{event.actorName ?? 'A former member'}</strong> {ACTION_TEXT[event.action] ?? event.action} the key{' '}
-          <strong>{event.targetName ?? 'unnamed'}</strong>
-          {event.targetPrefix && <> (<code>{event.targetPrefix}…</code>)</>}
-          <span className="muted"> · <When at={event.createdAt} empty="" /> UTC</span>
-        </li>
-      ))}
-    </ol>
+    </div>
   );
 }
 

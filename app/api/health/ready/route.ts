@@ -2,12 +2,21 @@
 // answers, 503 with Retry-After when it does not. The rate limiter is reported too, but an
 // unreachable Upstash does not make the server unready: requests are then still served, with limits
 // counted in-process, and pulling every instance out of rotation would serve nobody.
+// Anyone can call it, so a check is reused for a second: a flood of probes costs at most one
+// `SELECT 1` (and one limiter ping) per second, however many arrive, and cannot slow real traffic.
 import { sql } from '@/lib/db';
 import { rateLimiter } from '@/lib/ratelimit';
 
 export const dynamic = 'force-dynamic';
 
 const CHECK_TIMEOUT_MS = 2_000;
+/** How long one check answers every probe; probes arriving while it runs share it too. */
+const REUSE_MS = 1_000;
+
+interface Readiness {
+  ready: boolean;
+  body: { status: 'ready' | 'degraded' | 'unavailable'; checks: { database: string; rateLimiter: { backend: string; state: string } } };
+}
 
 async function check(probe: () => Promise<unknown>): Promise<'ok' | 'unreachable'> {
   let timer: NodeJS.Timeout | undefined;
@@ -24,14 +33,24 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | 'unreachable
   }
 }
 
-export async function GET() {
+async function checkReadiness(): Promise<Readiness> {
   const limiter = rateLimiter();
   const [database, limiterState] = await Promise.all([check(() => sql('SELECT 1')), check(() => limiter.ping())]);
   const ready = database === 'ok';
-  const body = {
-    status: !ready ? 'unavailable' : limiterState === 'ok' ? 'ready' : 'degraded',
-    checks: { database, rateLimiter: { backend: limiter.name, state: limiterState } },
+  return {
+    ready,
+    body: {
+      status: !ready ? 'unavailable' : limiterState === 'ok' ? 'ready' : 'degraded',
+      checks: { database, rateLimiter: { backend: limiter.name, state: limiterState } },
+    },
   };
+}
+
+let latest: { startedAt: number; result: Promise<Readiness> } | null = null;
+
+export async function GET() {
+  if (!latest || Date.now() - latest.startedAt >= REUSE_MS) latest = { startedAt: Date.now(), result: checkReadiness() };
+  const { ready, body } = await latest.result;
   return Response.json(body, {
     status: ready ? 200 : 503,
     headers: { 'Cache-Control': 'no-store', ...(ready ? {} : { 'Retry-After': '5' }) },

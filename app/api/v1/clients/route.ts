@@ -1,7 +1,6 @@
-import { listClients } from '@/lib/account/clients';
 import { clientsOperation } from '@/lib/account/operations';
-import { defineRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(clientsOperation, async ({ auth }) => listClients(auth));
+export const GET = restRoute(clientsOperation);

@@ -1,7 +1,6 @@
-import { describeKey } from '@/lib/account/me';
 import { meOperation } from '@/lib/account/operations';
-import { defineRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(meOperation, async ({ auth }) => describeKey(auth));
+export const GET = restRoute(meOperation);

@@ -1,10 +1,6 @@
-import { resolveReach } from '@/lib/auth/reach';
-import { defineRoute } from '@/lib/http/route';
 import { socialOverviewOperation } from '@/lib/metrics/social/operations';
-import { getSocialOverview } from '@/lib/metrics/social/overview';
+import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(socialOverviewOperation, async ({ query, auth }) =>
-  getSocialOverview(await resolveReach(auth, query.client), query),
-);
+export const GET = restRoute(socialOverviewOperation);

@@ -1,10 +1,6 @@
-import { resolveReach } from '@/lib/auth/reach';
-import { defineRoute } from '@/lib/http/route';
 import { socialPostsOperation } from '@/lib/metrics/social/operations';
-import { listSocialPosts } from '@/lib/metrics/social/posts';
+import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(socialPostsOperation, async ({ query, auth }) =>
-  listSocialPosts(await resolveReach(auth, query.client), query),
-);
+export const GET = restRoute(socialPostsOperation);

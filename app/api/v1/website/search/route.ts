@@ -1,10 +1,6 @@
-import { resolveReach } from '@/lib/auth/reach';
-import { defineRoute } from '@/lib/http/route';
 import { websiteSearchOperation } from '@/lib/metrics/website/operations';
-import { getWebsiteSearch } from '@/lib/metrics/website/search';
+import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = defineRoute(websiteSearchOperation, async ({ query, auth }) =>
-  getWebsiteSearch(await resolveReach(auth, query.client), query),
-);
+export const GET = restRoute(websiteSearchOperation);

@@ -1,15 +1,17 @@
 // `npm run key:create -- --org <id|slug> --scopes ads:read,social:read [--clients id,…]
-//   [--expires YYYY-MM-DD] [--name …]`: mints an API key in the database of DATABASE_URL and prints
-// it once. Only its SHA-256 is stored.
+//   [--expires YYYY-MM-DD] [--name …]`: mints an API key in the database of DATABASE_URL, or when it
+// is unset in the embedded database of a running `npm run demo`, and prints it once. Only its
+// SHA-256 is stored.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, InvalidKeyRequest } from '../auth/api-keys';
-import { isScope, SCOPES, type Scope } from '../auth/scopes';
-import { closeDb, sql } from '../db';
-import { addDays, isRealDay } from '../time/days';
+import { createApiKey, InvalidKeyRequest } from '../lib/auth/api-keys';
+import { isScope, SCOPES, type Scope } from '../lib/auth/scopes';
+import { closeDb, sql } from '../lib/db';
+import { UUID_PATTERN } from '../lib/text/uuid';
+import { dayNumber, isRealDay } from '../lib/time/days';
+import { runningEmbeddedDatabaseUrl } from './embedded-database';
 
 const USAGE = `Usage: npm run key:create -- --org <id|slug> --scopes ${SCOPES.join(',')} [--clients <id,…>] [--expires YYYY-MM-DD] [--name <text>]`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class UsageError extends Error {}
 
@@ -44,7 +46,7 @@ export function parseKeyCreateArgs(argv: string[]): KeyRequest {
   if (values.clients !== undefined) {
     clientIds = list(values.clients);
     if (clientIds.length === 0) throw new UsageError('--clients needs at least one client id (omit it for a key that reads every client).');
-    const bad = clientIds.filter((id) => !UUID.test(id));
+    const bad = clientIds.filter((id) => !UUID_PATTERN.test(id));
     if (bad.length > 0) throw new UsageError(`Not a client id (UUID): ${bad.join(', ')}.`);
   }
   let expiresAt: Date | null = null;
@@ -53,7 +55,7 @@ export function parseKeyCreateArgs(argv: string[]): KeyRequest {
       throw new UsageError(`--expires must be a calendar date as YYYY-MM-DD, got ${values.expires}.`);
     }
     // The key works through the whole of that day (UTC) and stops at the next midnight.
-    expiresAt = new Date(`${addDays(values.expires, 1)}T00:00:00Z`);
+    expiresAt = new Date((dayNumber(values.expires) + 1) * 86_400_000);
   }
   return { org: values.org, scopes: [...new Set(scopes)] as Scope[], clientIds, expiresAt, name: values.name ?? 'CLI key' };
 }
@@ -62,7 +64,7 @@ export function parseKeyCreateArgs(argv: string[]): KeyRequest {
 export async function createKeyFromArgs(argv: string[]): Promise<string[]> {
   const request = parseKeyCreateArgs(argv);
   const [org] = await sql<{ id: string; name: string }>(
-    `SELECT id, name FROM organizations WHERE ${UUID.test(request.org) ? 'id = $1::uuid' : 'slug = $1'}`,
+    `SELECT id, name FROM organizations WHERE ${UUID_PATTERN.test(request.org) ? 'id = $1::uuid' : 'slug = $1'}`,
     [request.org],
   );
   if (!org) throw new UsageError(`No organisation with id or slug "${request.org}".`);
@@ -84,11 +86,14 @@ export async function createKeyFromArgs(argv: string[]): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    console.error('DATABASE_URL is not set: point it at the service database.');
+  const url = process.env.DATABASE_URL || (await runningEmbeddedDatabaseUrl());
+  if (!url) {
+    console.error('No database: start `npm run demo` (its embedded database is then found in .data/), or set DATABASE_URL to the service database.');
     process.exitCode = 2;
     return;
   }
+  // lib/db reads DATABASE_URL when it first connects.
+  process.env.DATABASE_URL = url;
   try {
     for (const line of await createKeyFromArgs(process.argv.slice(2))) console.log(line);
   } catch (error) {

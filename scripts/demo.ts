@@ -1,14 +1,19 @@
 // `npm run demo`: the service with demo data and nothing to set up. Uses DATABASE_URL when set,
 // otherwise an embedded PostgreSQL in .data/. Migrates, seeds the demo data once, mints a fresh
 // demo key with every scope, then runs the production server (built by `npm run demo` before this).
+// `npm run demo:db` (`--database-only`) does the same without the server (no build either): the
+// database runs until Ctrl-C, for `npm run dev` or `npm run key:create` against it.
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { applyMigrations } from '../../prisma/migrate';
-import { seedDatabase } from '../../prisma/seed';
-import { SCOPES } from '../auth/scopes';
+import { applyMigrations } from '../prisma/migrate';
+import { seedDatabase } from '../prisma/seed';
+import { createApiKey } from '../lib/auth/api-keys';
+import { SCOPES } from '../lib/auth/scopes';
+import { closeDb, prisma } from '../lib/db';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 
 const PORT = Number(process.env.PORT ?? 3000);
+const DATABASE_ONLY = process.argv.includes('--database-only');
 const DEMO_ORG = 'demo-agency';
 const log = (line: string) => console.log(`[demo] ${line}`);
 
@@ -32,6 +37,7 @@ async function main(): Promise<void> {
   } else {
     log('using the database in DATABASE_URL');
   }
+  // lib/db reads DATABASE_URL when it first connects.
   process.env.DATABASE_URL = url;
 
   for (const name of await applyMigrations(url)) log(`applied migration ${name}`);
@@ -41,9 +47,6 @@ async function main(): Promise<void> {
     log(`demo data ready in ${(result.elapsedMs / 1000).toFixed(1)} s`);
   }
 
-  // Imported only now: lib/db reads DATABASE_URL when first used.
-  const { prisma, closeDb } = await import('../db');
-  const { createApiKey } = await import('../auth/api-keys');
   const org = await prisma().organization.findUniqueOrThrow({ where: { slug: DEMO_ORG } });
   const { key } = await createApiKey({
     orgId: org.id,
@@ -55,7 +58,21 @@ async function main(): Promise<void> {
   });
   await closeDb();
 
-  const base = `http://localhost:${PORT}`;
+  if (DATABASE_ONLY) {
+    console.log(`
+  Demo database (no web server; Ctrl-C stops it): DATABASE_URL=${url}
+  Demo API key (every scope, shown once):
+    ${key}
+`);
+    let stopping: Promise<void> | undefined;
+    const stop = () => (stopping ??= (embedded?.stop() ?? Promise.resolve()).then(() => process.exit(0)));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
+
+  // The URL printed is APP_URL, which the server's links (problem `type`s, OAuth, the MCP URL) are built from.
+  const base = (process.env.APP_URL ??= `http://localhost:${PORT}`).replace(/\/+$/, '');
   console.log(`
   Metrics API with demo data: ${base}
   Dashboard sign-in:  ${base}/login   admin@demo.agency / demo-password (member@demo.agency sees some clients)

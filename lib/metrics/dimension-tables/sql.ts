@@ -1,7 +1,8 @@
-// Range aggregates over the daily tables of the web-analytics, search-console and store sources:
-// totals and a daily series for the requested range and its compare range, and the dimension tables
-// (top keys of each dimension with their figures in both ranges). One implementation for the three
-// surfaces; each describes its tables and metric columns and derives its rates from these sums.
+// Range aggregates over the daily tables of the web-analytics, search-console and store sources, as
+// SQL: totals and a daily series for the requested range and its compare range, and the dimension
+// tables (top keys of each dimension with their figures in both ranges). One implementation for the
+// three surfaces; each describes its tables and metric columns and derives its rates from these sums
+// (shape.ts turns them into the spec's shapes; schemas.ts and wording.ts describe them).
 //
 // People counts (users, customers) do not add up over days or resources. Over a range each resource
 // reports its peak day (a lower bound of its unique people) and those peaks are summed over the
@@ -19,21 +20,11 @@
 // and only the remaining days, at most ten at each end, from the daily tables (primary key
 // (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
 // daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days.
-import { z } from 'zod';
-import { sql, SqlParams } from '../db';
-import { eachDay, type IsoDay } from '../time/days';
-import type { MetricDefinition } from './definitions';
-import type { DayRange } from './compare';
-import { num } from './ratios';
-import { splitRange } from './range-split';
-
-export const tableLimitParam = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .default(25)
-  .describe('Rows per table (1 to 100, default 25): the top keys of each dimension.');
+import { sql, SqlParams } from '../../db';
+import type { DayRange } from '../../time/day-range';
+import { eachDay, type IsoDay } from '../../time/days';
+import { num } from '../ratios';
+import { splitRange } from '../range-split';
 
 /**
  * The metric columns of a source, as SQL expressions over the source row `t`. Names are the
@@ -372,88 +363,3 @@ export async function dimensionTables<D extends string>(
   }
   return tables;
 }
-
-/** The one currency of a set of sources, or null when they differ (or none is known). */
-export function singleCurrency(currencies: Array<string | null>): string | null {
-  const distinct = new Set(currencies);
-  return distinct.size === 1 ? [...distinct][0]! : null;
-}
-
-/** Builds a metric definition (the team's shape, returned as data by describe_metrics) keeping the literal name. */
-export function metric<N extends string>(name: N, fields: Omit<MetricDefinition, 'name'>): MetricDefinition & { name: N } {
-  return { name, ...fields };
-}
-
-/** The text a response schema gives a metric field. */
-export function describeMetric(definition: MetricDefinition): string {
-  return `${definition.definition} Unit: ${definition.unit}. ${definition.aggregation} Null: ${definition.whenNull}`;
-}
-
-/** A strict object of `number|null` fields, one per definition, in their order, each described by it. */
-export function nullableNumbers<N extends string>(definitions: ReadonlyArray<MetricDefinition & { name: N }>) {
-  const shape = Object.fromEntries(definitions.map((definition) => [definition.name, z.number().nullable().describe(describeMetric(definition))])) as Record<
-    N,
-    z.ZodNullable<z.ZodNumber>
-  >;
-  return z.strictObject(shape);
-}
-
-/** The spec's Dimension row around a surface's metric set. */
-export function dimensionRowSchema<M extends z.ZodType>(metricSet: M) {
-  return z.strictObject({
-    key: z.string().describe("The source's own key of the row (e.g. a channel name, a page path, a country code)."),
-    label: z.string().describe('Display name of the key, as of the latest day the key was reported in the range.'),
-    detail: z.string().optional().describe('Extra text about the key (e.g. a page title), as of the same day; absent when none.'),
-    totals: metricSet,
-    previous: metricSet
-      .nullable()
-      .describe('The same key over the compare range; null when `compare` is `none`. Every figure is null when the key had no rows in the compare range.'),
-  });
-}
-
-/** A daily series as the spec's daily points: the date and the chosen figures of each day. */
-export function dailyPoints<F extends string>(aggregate: PeriodAggregate, fields: readonly F[]): Array<{ date: IsoDay } & Record<F, number | null>> {
-  return aggregate.series.map(({ date, sums }) => ({
-    date,
-    ...(Object.fromEntries(fields.map((field) => [field, sums[field] ?? null])) as Record<F, number | null>),
-  }));
-}
-
-/** Dimension rows in the spec's shape, each range's sums turned into the surface's metric set. */
-export function dimensionRows<M>(rows: DimensionRow[], metricSet: (sums: Sums) => M) {
-  return rows.map((row) => ({
-    key: row.key,
-    label: row.label,
-    ...(row.detail === null ? {} : { detail: row.detail }),
-    totals: metricSet(row.totals),
-    previous: row.previous && metricSet(row.previous),
-  }));
-}
-
-/** The response's tables by name (e.g. `landingPages`) from the tables by dimension (e.g. `landing_page`). */
-export function namedTables<N extends string, D extends string, R>(
-  names: Record<N, D>,
-  tables: Record<D, DimensionRow[]>,
-  toRows: (rows: DimensionRow[]) => R[],
-): Record<N, R[]> {
-  return Object.fromEntries(Object.entries<D>(names).map(([name, dimension]) => [name, toRows(tables[dimension])])) as Record<N, R[]>;
-}
-
-// ───────────────────────── shared wording of the operation descriptions ─────────────────────────
-
-/** A markdown list of a metric set's definitions. */
-export function definitionList(definitions: readonly MetricDefinition[]): string {
-  return definitions.map((definition) => `- \`${definition.name}\`: ${describeMetric(definition)}`).join('\n');
-}
-
-/** How these surfaces count days and freshness; `source` names the resource (property, site, store). */
-export function sourceDaysNote(source: string): string {
-  return `Days are the ${source}'s own calendar days (its timezone, listed with it): \`from\` and \`to\` select those
-days directly, so a response over several ${source}s adds days that each ${source} counted in its own zone.
-\`meta.syncedAt\` is the oldest last successful sync among the ${source}s in reach (null when none has synced);
-\`meta.timezone\` is the API-wide constant and does not describe these days.`;
-}
-
-export const NULL_RULES = `\`null\` is "not reported", never zero: a sum over rows that all left a figure unreported is null; a sum over
-some reported rows is the sum of those. A rate whose denominator is 0 or null is null. Rates are derived from the
-range's sums, never averaged from daily rates.`;

@@ -1,0 +1,86 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { consentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
+import { CSRF_FIELD, currentSession } from '@/lib/session/current';
+import { signInPathReturningTo } from '@/lib/session/return-to';
+import '../../(settings)/settings.css';
+
+export const metadata: Metadata = { title: 'Allow access · Metrics API' };
+
+export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
+  const session = await currentSession();
+  if (!session) redirect(signInPathReturningTo(`/consent/${uid}`));
+  const request = await consentRequest(uid, session.user.id);
+  if (!request || request.organisations.length === 0) {
+    return (
+      <main className="auth-page">
+        <div className="auth-card">
+          <p className="brand">Metrics API</p>
+          <h1>This request has ended</h1>
+          <p className="muted">
+            {request ? 'Your account belongs to no organisation, so there is nothing to share.' : 'It expired or was already answered. Start connecting again from the app.'}
+          </p>
+        </div>
+      </main>
+    );
+  }
+  const [onlyOrg] = request.organisations;
+  return (
+    <main className="auth-page">
+      <div className="auth-card consent">
+        <p className="brand">Metrics API</p>
+        <h1>
+          Allow <strong>{request.clientName}</strong> to read your data?
+        </h1>
+        <p className="muted">
+          The app identifies itself as <strong>{request.clientName}</strong> from <strong>{request.clientHost}</strong>. Signed in as{' '}
+          {session.user.email}.
+        </p>
+        <form method="post" action={`/consent/${uid}/decision`} className="stack">
+          <input type="hidden" name={CSRF_FIELD} value={session.csrfToken} />
+          <div className="field">
+            <h2 className="consent-heading">It will be able to</h2>
+            <ul className="consent-scopes">
+              {request.scopes.map((scope) => (
+                <li key={scope}>{SCOPE_WORDS[scope]}</li>
+              ))}
+              <li>Nothing else: it cannot change anything, and it sees only the clients you can see.</li>
+            </ul>
+          </div>
+          {request.organisations.length > 1 ? (
+            <div className="field">
+              <label htmlFor="orgId">Organisation</label>
+              <select id="orgId" name="orgId" defaultValue={onlyOrg!.orgId}>
+                {request.organisations.map((org) => (
+                  <option key={org.orgId} value={org.orgId}>
+                    {org.orgName}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <p className="hint">
+              Organisation: <strong>{onlyOrg!.orgName}</strong>
+              <input type="hidden" name="orgId" value={onlyOrg!.orgId} />
+            </p>
+          )}
+          <p className="hint">
+            {request.staysOnDevice
+              ? 'After you answer, you go back to the app on this device.'
+              : `After you answer, you go back to ${request.clientHost}.`}{' '}
+            You can revoke access at any time under Settings → Connected apps.
+          </p>
+          <div className="consent-actions">
+            <button type="submit" name="decision" value="deny" className="button">
+              Deny
+            </button>
+            <button type="submit" name="decision" value="allow" className="button primary">
+              Allow
+            </button>
+          </div>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,88 @@
+// The one step both doors take to run an operation: scope check, input validation, the response cache,
+// the call. REST hands it the query string, MCP the tool's JSON arguments; REST gets back the JSON bytes
+// of the `{ data, meta }` envelope with their ETag, MCP the envelope (either door, for a binary
+// endpoint, its Response), or a thrown error that `toApiError` maps for either door.
+import { credentialId, type AuthContext } from '../auth/context';
+import { answerKey, maxBytesFromEnv, memoryResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache';
+import { dataVersion } from '../metrics/freshness';
+import { withConcurrencySlot } from '../ratelimit/concurrency';
+import type { Envelope } from './envelope';
+import { ApiError } from './errors';
+import type { Operation } from './operation';
+import { parseArguments, parseQuery } from './query';
+import { jsonAnswer } from './responses';
+
+/** A REST query string, or the JSON arguments of an MCP tool call. */
+export type OperationInput = { kind: 'query'; params: URLSearchParams } | { kind: 'arguments'; args: unknown };
+
+/**
+ * Operations whose answer is a function of the organisation's data, the reach and the parsed query
+ * alone, and so may be reused until the data changes. An allow-list: a new operation is computed every
+ * time until someone checks that it qualifies. Not here: `/me` (it describes the credential, which the
+ * key does not hold), `/ads/breakdowns` (its `stale` turns true an hour after the dashboard's fetch,
+ * without any write) and the thumbnail (bytes with their own validator and caching headers).
+ */
+const CACHEABLE = new Set([
+  'listClients',
+  'getAdsOverview',
+  'listAdEntities',
+  'getSocialOverview',
+  'listSocialPosts',
+  'getWebsiteOverview',
+  'getWebsiteSearch',
+  'getStoreOverview',
+]);
+
+const globalForCache = globalThis as unknown as { metricsResponseCache?: ResponseCache | null };
+
+/** The process's cache, or null when `RESPONSE_CACHE_MAX_BYTES=0` turned it off. */
+function responseCache(): ResponseCache | null {
+  if (globalForCache.metricsResponseCache === undefined) {
+    const maxBytes = maxBytesFromEnv();
+    globalForCache.metricsResponseCache = maxBytes === 0 ? null : memoryResponseCache(maxBytes);
+  }
+  return globalForCache.metricsResponseCache;
+}
+
+/** A JSON answer: computed now (`envelope` set) or taken from the cache (only its bytes). */
+type Answered = { kind: 'computed'; envelope: Envelope<unknown>; json?: CachedAnswer } | { kind: 'cached'; json: CachedAnswer };
+
+async function answer(operation: Operation, auth: AuthContext, input: OperationInput, request: Request): Promise<Answered | Response> {
+  if (operation.scope && !auth.scopes.includes(operation.scope)) {
+    throw new ApiError('forbidden', `This credential lacks the scope ${operation.scope}, which ${operation.tool?.name ?? operation.path} requires.`);
+  }
+  const query =
+    input.kind === 'query' ? parseQuery(input.params, operation.query) : parseArguments(input.args, operation.tool?.query ?? operation.query);
+  // The call: the one place where an operation's own code runs, for both doors, within the
+  // credential's and the process's caps on requests in flight (a cache hit takes no slot).
+  const run = async () => {
+    const result = await withConcurrencySlot(credentialId(auth), () => operation.run(query, auth, request));
+    return result instanceof Response ? result : ({ kind: 'computed', envelope: result } as const);
+  };
+  const cache = CACHEABLE.has(operation.id) ? responseCache() : null;
+  if (!cache) return run();
+
+  // The version is read before the data (see dataVersion): the answer is at least as new as its key.
+  const key = answerKey({ orgId: auth.orgId, clientIds: auth.clientIds, operationId: operation.id, query, dataVersion: await dataVersion(auth.orgId) });
+  const hit = await cache.get(key);
+  if (hit) return { kind: 'cached', json: hit };
+  const computed = await run();
+  if (computed instanceof Response) return computed;
+  const json = jsonAnswer(computed.envelope);
+  await cache.set(key, json);
+  return { ...computed, json };
+}
+
+/** The REST door's call: the envelope's JSON bytes and ETag. */
+export async function invokeJson(operation: Operation, auth: AuthContext, input: OperationInput, request: Request): Promise<CachedAnswer | Response> {
+  const answered = await answer(operation, auth, input, request);
+  if (answered instanceof Response) return answered;
+  return answered.kind === 'cached' ? answered.json : (answered.json ?? jsonAnswer(answered.envelope));
+}
+
+/** The MCP door's call: the envelope itself. */
+export async function invoke(operation: Operation, auth: AuthContext, input: OperationInput, request: Request): Promise<Envelope<unknown> | Response> {
+  const answered = await answer(operation, auth, input, request);
+  if (answered instanceof Response) return answered;
+  return answered.kind === 'computed' ? answered.envelope : (JSON.parse(answered.json.body.toString('utf8')) as Envelope<unknown>);
+}

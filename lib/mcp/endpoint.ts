@@ -1,0 +1,209 @@
+// The MCP door at /api/mcp, in front of mcp-handler: Origin check (DNS-rebinding protection), CORS for
+// allowed browser origins, the credential (OAuth access token or API key), the rate limit shared with
+// REST, and the rate-limit headers on every response. The tools themselves are lib/mcp/tools.ts.
+import { randomUUID } from 'node:crypto';
+import { createMcpHandler } from 'mcp-handler';
+import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
+import { authenticate } from '../auth/authenticate';
+import { KEY_PREFIX } from '../auth/api-keys';
+import { credentialId, type AuthContext } from '../auth/context';
+import { OAUTH_SCOPES } from '../auth/scopes';
+import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
+import { ApiError, toApiError } from '../http/errors';
+import { API_HEADERS, problemResponse } from '../http/responses';
+import { verifyAccessToken } from '../oauth/verify';
+import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
+import { rateLimitIdentity } from '../ratelimit/identity';
+import { RATE_LIMIT } from '../ratelimit/policy';
+import { registerTools, type McpCall } from './tools';
+
+export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
+
+export const INSTRUCTIONS = `Read-only access to one organisation's ads (campaigns, ad sets, ads) and organic social (Facebook, Instagram) data, as the agency dashboard last synced it; nothing here calls an ad platform.
+Call describe_metrics first: it defines every field (unit, formula, aggregation). Then list_clients for the client ids the other tools take as \`client\`.
+Dates are calendar days in IST (Asia/Kolkata), \`from\` and \`to\` included, at most 366 days. null means "not reported", never zero. Reach and followers are counts of people and do not add up over days. Amounts are in the ad account's currency; \`meta.currency\` is null when they span several. \`meta.syncedAt\` says how fresh an answer is.`;
+
+/** RFC 9728 metadata of this resource, at the path-suffixed well-known address (and at the root one). */
+export function protectedResourceMetadataUrl(): string {
+  return `${appUrl()}/.well-known/oauth-protected-resource${MCP_PATH}`;
+}
+
+export function protectedResourceMetadata() {
+  return {
+    resource: mcpUrl(),
+    authorization_servers: [appUrl()],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ['header'],
+  };
+}
+
+/** The MCP 401 challenge: where to discover the authorization server, and which scopes to ask for. */
+function challenge(error?: 'invalid_token'): string {
+  const base = `Bearer resource_metadata="${protectedResourceMetadataUrl()}", scope="${OAUTH_SCOPES.join(' ')}"`;
+  return error ? `${base}, error="${error}"` : base;
+}
+
+/**
+ * Browser origins allowed to call: the app's own, plus those listed in MCP_ALLOWED_ORIGINS (comma
+ * separated, e.g. a browser-based MCP client). Requests without Origin (servers, desktop and CLI
+ * clients) are not browsers and are served.
+ */
+function allowedOrigins(): Set<string> {
+  const listed = (process.env.MCP_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return new Set([new URL(appUrl()).origin, ...listed]);
+}
+
+/** No cookies are read here, so CORS never allows credentials. */
+function corsHeaders(origin: string | null): Record<string, string> {
+  if (!origin) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+    'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id',
+    'Access-Control-Max-Age': '600',
+    Vary: 'Origin',
+  };
+}
+
+/** The credential of an MCP request: an OAuth access token for this endpoint, or an API key as on REST. */
+async function credential(request: Request): Promise<AuthContext> {
+  const token = /^Bearer (\S+)$/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
+  if (token && !token.startsWith(KEY_PREFIX)) {
+    const grant = await verifyAccessToken(token);
+    if (grant) return grant;
+    throw new ApiError('unauthorized', 'The access token is not valid: unknown, expired or revoked, issued for another resource, or its grant was withdrawn.', {
+      headers: { 'WWW-Authenticate': challenge('invalid_token') },
+    });
+  }
+  try {
+    return await authenticate(request);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'unauthorized') throw error;
+    // The REST challenge names no authorization server; MCP clients discover it from ours.
+    const presented = request.headers.has('authorization');
+    throw new ApiError('unauthorized', error.message, { headers: { 'WWW-Authenticate': challenge(presented ? 'invalid_token' : undefined) } });
+  }
+}
+
+/** How many tool calls a request's JSON-RPC body carries: a batch may carry several. */
+function toolCallsIn(body: string): number {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    return messages.filter((message) => (message as { method?: unknown } | null)?.method === 'tools/call').length;
+  } catch {
+    return 0; // not JSON: the handler answers a JSON-RPC parse error
+  }
+}
+
+/**
+ * The request with its body read within the bounds of lib/http/body.ts (a JSON-RPC message of ours
+ * is a few hundred bytes), or null when the body is too large or too slow.
+ */
+async function boundedRequest(request: Request): Promise<{ request: Request; body: string } | null> {
+  if (!request.body) return { request, body: '' };
+  const body = await readBoundedBody(request.body);
+  if (body === null) return null;
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, body }), body };
+}
+
+async function takeUnits(identity: string, units: number): Promise<RateLimitDecision[]> {
+  const decisions: RateLimitDecision[] = [];
+  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter().limit(identity));
+  return decisions;
+}
+
+function rateLimitedError(who: string): ApiError {
+  return new ApiError('rate_limited', `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
+}
+
+const mcpHandler = createMcpHandler(registerTools, {
+  serverInfo: SERVER_INFO,
+  instructions: INSTRUCTIONS,
+  capabilities: { tools: { listChanged: false } },
+});
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+export async function handleMcpRequest(incoming: Request): Promise<Response> {
+  const requestId = randomUUID();
+  const origin = incoming.headers.get('origin');
+  if (origin !== null && !allowedOrigins().has(origin)) {
+    // Counted per address like any request without a credential: a refused page cannot probe for free.
+    const [decision] = await takeUnits(rateLimitIdentity(null, incoming.headers), 1);
+    return problemResponse(new ApiError('forbidden', `Requests from the origin ${origin} are not allowed.`), {
+      'X-Request-Id': requestId,
+      ...rateLimitHeaders(decision!),
+    });
+  }
+  let headers: Record<string, string> = { 'X-Request-Id': requestId, ...corsHeaders(origin) };
+  if (incoming.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+  const bounded = await boundedRequest(incoming);
+  if (!bounded) {
+    // Counted like any request without a credential (the credential cannot be checked without the body).
+    const [decision] = await takeUnits(rateLimitIdentity(null, incoming.headers), 1);
+    headers = { ...headers, ...rateLimitHeaders(decision!) };
+    return problemResponse(
+      new ApiError('validation_failed', `The request body must be at most ${MAX_BODY_BYTES / 1024} KiB and arrive within the time limit.`, {
+        errors: [{ path: 'body', message: `must be at most ${MAX_BODY_BYTES / 1024} KiB, sent without pause` }],
+      }),
+      headers,
+    );
+  }
+  const { request, body } = bounded;
+  try {
+    let auth: AuthContext | null = null;
+    let authFailure: unknown = null;
+    try {
+      auth = await credential(request);
+    } catch (error) {
+      authFailure = error;
+    }
+    // One unit per tool call (each call of a batch counts), one for a request without any.
+    const toolCalls = auth && request.method === 'POST' ? toolCallsIn(body) : 0;
+    // At most one more unit than a window holds: past that every call of the batch is refused anyway,
+    // and a large batch must not cost the limiter a round trip per call.
+    const decisions = await takeUnits(rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, toolCalls), RATE_LIMIT.limit + 1));
+    const last = decisions.at(-1)!;
+    headers = { ...headers, ...rateLimitHeaders(last) };
+    if (!auth) {
+      if (!last.allowed) return problemResponse(rateLimitedError('requests without a valid credential from this address'), headers);
+      return problemResponse(toApiError(authFailure, requestId), headers);
+    }
+    // A refused tool call is an isError result (its batch neighbours may still be allowed); anything else is a 429.
+    if (toolCalls === 0 && !last.allowed) return problemResponse(rateLimitedError('this credential'), headers);
+    const call: McpCall = {
+      auth,
+      request,
+      requestId,
+      takeRateLimit() {
+        // The last decision stands for every call past the units taken (it was refused, if any were).
+        const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
+        if (!decision.allowed) throw rateLimitedError('this credential');
+      },
+    };
+    request.auth = {
+      token: '', // the secret is not handed on: nothing downstream needs it
+      clientId: auth.kind === 'oauth_grant' ? auth.clientId : credentialId(auth),
+      scopes: auth.scopes,
+      ...(auth.kind === 'oauth_grant' ? { expiresAt: Math.floor(Date.parse(auth.expiresAt) / 1000) } : {}),
+      resourceMetadataUrl: protectedResourceMetadataUrl(),
+      extra: { call },
+    };
+    return withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers });
+  } catch (error) {
+    return problemResponse(toApiError(error, requestId), headers);
+  }
+}
+
+/** The protected-resource metadata document, with CORS for browser clients (any origin, no credentials). */
+export function protectedResourceResponse(request: Request): Response {
+  const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'MCP-Protocol-Version' };
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+  return Response.json(protectedResourceMetadata(), { headers: { ...cors, 'Cache-Control': 'public, max-age=300' } });
+}

@@ -1,0 +1,100 @@
+// The OAuth endpoints under /oauth: the provider behind the bridge, plus what we add in front of it:
+// only our four endpoints (and the authorization resume step) are reachable; CORS for browser-based
+// clients on token, revoke and register; registration limited per client address and its metadata
+// normalised (see normaliseClientMetadata).
+import { createHash } from 'node:crypto';
+import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
+import { trustedClientAddress } from '../http/client-address';
+import { rateLimiter, rateLimitHeaders } from '../ratelimit';
+import { rateLimitIdentity } from '../ratelimit/identity';
+import { nodeExchange } from './bridge';
+import { OAUTH_ROUTES, oauthProvider } from './provider';
+import { normaliseClientMetadata } from './request-rules';
+
+const CORS_PATHS = new Set<string>([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.registration]);
+const RESUME_PATH = new RegExp(`^${OAUTH_ROUTES.authorization}/[A-Za-z0-9_-]+$`);
+
+/** Any origin, never credentials: these endpoints take no cookies. */
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+  'Access-Control-Max-Age': '600',
+} as const;
+
+function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error, error_description: description }, { status, headers: { 'Cache-Control': 'no-store', ...headers } });
+}
+
+function isServedPath(path: string): boolean {
+  return path === OAUTH_ROUTES.authorization || RESUME_PATH.test(path) || CORS_PATHS.has(path);
+}
+
+/** A registration's body as the provider should see it, or the error answer. */
+async function registrationBody(request: Request, raw: Uint8Array): Promise<Uint8Array<ArrayBuffer> | Response> {
+  const decision = await rateLimiter().limit(`oauth-register:${rateLimitIdentity(null, request.headers)}`);
+  if (!decision.allowed) return oauthError(429, 'invalid_request', 'too many registrations from this address; try again later', rateLimitHeaders(decision));
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    return oauthError(400, 'invalid_client_metadata', 'the body must be a JSON object of client metadata');
+  }
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    return oauthError(400, 'invalid_client_metadata', 'the body must be a JSON object of client metadata');
+  }
+  const result = normaliseClientMetadata(metadata as Record<string, unknown>);
+  if ('error' in result) return oauthError(400, 'invalid_redirect_uri', result.error);
+  return new TextEncoder().encode(JSON.stringify(result.metadata));
+}
+
+/**
+ * Refresh tokens in use by a request of this process right now (by their SHA-256). A second request
+ * with the same token while the first is under way is a concurrent refresh, not a replay: it is
+ * refused at once, before the provider could read the token the first one has just consumed and take
+ * it for a replay (which revokes the grant). Only requests in flight are held.
+ */
+const refreshesInFlight = new Set<string>();
+
+function refreshTokenOf(path: string, body: string): string | null {
+  if (path !== OAUTH_ROUTES.token) return null;
+  const form = new URLSearchParams(body);
+  return form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
+}
+
+async function providerResponse(request: Request, path: string): Promise<Response> {
+  const text = request.body ? await readBoundedBody(request.body) : '';
+  if (text === null) return oauthError(400, 'invalid_request', `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB, sent without pause`);
+  let body = new TextEncoder().encode(text);
+  if (path === OAUTH_ROUTES.registration && request.method === 'POST') {
+    const normalised = await registrationBody(request, body);
+    if (normalised instanceof Response) return normalised;
+    body = normalised;
+  }
+  const refreshToken = refreshTokenOf(path, text);
+  const inFlight = refreshToken === null ? null : createHash('sha256').update(refreshToken).digest('base64url');
+  if (inFlight !== null && refreshesInFlight.has(inFlight)) {
+    return oauthError(400, 'invalid_grant', 'this refresh token is being used by another request right now');
+  }
+  if (inFlight !== null) refreshesInFlight.add(inFlight);
+  try {
+    const exchange = nodeExchange(request, body, trustedClientAddress(request.headers));
+    void oauthProvider().callback()(exchange.req, exchange.res);
+    return await exchange.response;
+  } finally {
+    if (inFlight !== null) refreshesInFlight.delete(inFlight);
+  }
+}
+
+export async function handleOAuthRequest(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  if (!isServedPath(path)) return oauthError(404, 'not_found', 'no such OAuth endpoint');
+  const cors = CORS_PATHS.has(path);
+  if (request.method === 'OPTIONS' && cors) return new Response(null, { status: 204, headers: CORS_HEADERS });
+  const response = await providerResponse(request, path);
+  if (!cors) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('access-control-allow-credentials');
+  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, headers });
+}

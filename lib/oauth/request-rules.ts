@@ -1,0 +1,100 @@
+// The rules of our flow that oidc-provider leaves to its configuration: one resource (the MCP
+// endpoint), the scopes, redirect URIs of registered and metadata-document clients, and refresh-token
+// narrowing that sticks.
+import { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { mcpUrl } from '../app-url';
+import { OAUTH_SCOPES } from '../auth/scopes';
+
+/** Accepted and without effect: refresh tokens are issued whether or not a client asks for it. */
+const IGNORED_SCOPES = new Set(['offline_access']);
+
+/** The MCP URL, with or without a trailing slash, is the one resource. */
+export function isMcpResource(resource: string): boolean {
+  return resource.replace(/\/$/, '') === mcpUrl();
+}
+
+/**
+ * Run on every request that names a resource: at most one `resource` value; at authorization, an
+ * absent or empty `scope` means every scope we offer and an unknown scope is refused.
+ */
+export function assertAuthorizationRequest(ctx: KoaContextWithOIDC): void {
+  const { route } = ctx.oidc;
+  const params = ctx.oidc.params ?? {};
+  if (Array.isArray(params.resource) && params.resource.length > 1) {
+    throw new errors.InvalidTarget('only one resource may be requested: the MCP endpoint');
+  }
+  if (route !== 'authorization') return;
+  const requested = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
+  const unknown = requested.filter((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope) && !IGNORED_SCOPES.has(scope));
+  if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not offered', unknown.join(' '));
+  if (!requested.some((scope) => !IGNORED_SCOPES.has(scope))) params.scope = [...requested, ...OAUTH_SCOPES].join(' ');
+}
+
+/**
+ * oidc-provider narrows the access token of a refresh with a smaller `scope` but copies the old
+ * scope into the rotated refresh token. Narrowing the token being rotated first makes the narrowed
+ * scope the rotated token's: it sticks, and a later request for more is `invalid_scope`.
+ * (The provider has already refused a scope the refresh token does not carry.)
+ */
+export function narrowRotatedRefreshToken(ctx: KoaContextWithOIDC): void {
+  const requested = ctx.oidc.params?.scope;
+  const refreshToken = ctx.oidc.entities.RefreshToken;
+  if (typeof requested === 'string' && requested.trim() && refreshToken) refreshToken.scope = requested.trim().split(/\s+/).join(' ');
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+
+type RedirectKind = 'web' | 'loopback' | 'app';
+
+/** What kind of redirect a URI is, or null when we refuse it (other http, dangerous schemes, fragments). */
+export function redirectKind(uri: string): RedirectKind | null {
+  const url = URL.parse(uri);
+  if (!url || url.hash || uri.includes('#')) return null;
+  if (url.protocol === 'https:') return LOOPBACK_HOSTS.has(url.hostname) ? null : 'web';
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? 'loopback' : null;
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) return null;
+  // A private-use scheme of a native app (RFC 8252 §7.1) names the app in reverse-domain form.
+  return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? 'app' : null;
+}
+
+/** Loopback and app-scheme redirects come back to the device the user is on. */
+export function staysOnDevice(uri: string): boolean {
+  const kind = redirectKind(uri);
+  return kind === 'loopback' || kind === 'app';
+}
+
+const OFFERED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+const OFFERED_AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post']);
+
+export type ClientMetadata = Record<string, unknown>;
+
+/**
+ * Client metadata as we accept it, from a registration or a metadata document: redirect URIs must
+ * each be acceptable (else `invalid_redirect_uri`); a client with loopback or app-scheme redirects
+ * and no `application_type` is native (so any loopback port matches); grant types and an auth method
+ * we do not offer (a `device_code` grant, `private_key_jwt`) are dropped rather than fatal; a
+ * registered `scope` is dropped so that it never limits later requests.
+ */
+export function normaliseClientMetadata(metadata: ClientMetadata): { metadata: ClientMetadata } | { error: string } {
+  const redirects = metadata.redirect_uris;
+  if (!Array.isArray(redirects) || redirects.length === 0 || redirects.some((uri) => typeof uri !== 'string')) {
+    return { error: 'redirect_uris must be a non-empty array of URIs' };
+  }
+  const kinds = (redirects as string[]).map(redirectKind);
+  const refused = (redirects as string[]).filter((_, index) => kinds[index] === null);
+  if (refused.length > 0) return { error: `redirect URI not accepted (https, loopback http or an app scheme only): ${refused.join(', ')}` };
+
+  const normalised: ClientMetadata = { ...metadata };
+  delete normalised.scope;
+  if (normalised.application_type === undefined && kinds.some((kind) => kind !== 'web')) normalised.application_type = 'native';
+  if (Array.isArray(normalised.grant_types)) {
+    const offered = normalised.grant_types.filter((type) => typeof type === 'string' && OFFERED_GRANT_TYPES.has(type));
+    normalised.grant_types = offered.length > 0 ? offered : ['authorization_code', 'refresh_token'];
+  }
+  if (Array.isArray(normalised.response_types)) normalised.response_types = ['code'];
+  if (typeof normalised.token_endpoint_auth_method === 'string' && !OFFERED_AUTH_METHODS.has(normalised.token_endpoint_auth_method)) {
+    normalised.token_endpoint_auth_method = 'none';
+  }
+  return { metadata: normalised };
+}

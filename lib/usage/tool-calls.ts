@@ -1,0 +1,195 @@
+// The record of MCP tool calls (`mcp_tool_calls`): written in batches after the answers have gone, so
+// that recording never adds to a call's time, and read by the settings pages (call counts per key and
+// per connected app, the organisation's recent calls). The queue is bounded: when the database cannot
+// keep up, the oldest unwritten records are dropped (and that is logged), never the calls themselves.
+import { createHash } from 'node:crypto';
+import type { AuthContext } from '../auth/context';
+import { sql } from '../db';
+import { canonicalJson } from '../text/canonical-json';
+
+export interface ToolCallRecord {
+  auth: AuthContext;
+  tool: string;
+  /** The arguments as the client sent them; only their SHA-256 is kept. */
+  args: unknown;
+  /** Rows in the answer (answeredRows); null for a refusal. */
+  rows: number | null;
+  durationMs: number;
+  /** `ok`, or the problem code of the answer. */
+  outcome: string;
+}
+
+interface PendingRow {
+  orgId: string;
+  apiKeyId: string | null;
+  grantId: string | null;
+  tool: string;
+  argumentsHash: string;
+  rows: number | null;
+  durationMs: number;
+  outcome: string;
+  at: Date;
+}
+
+const FLUSH_AFTER_MS = 500;
+const BATCH_SIZE = 200;
+const MAX_PENDING = 10_000;
+export const TOOL_CALL_RETENTION_DAYS = 90;
+/** How often a process deletes records past their retention (an index range delete). */
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+interface Recorder {
+  pending: PendingRow[];
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+  dropped: number;
+  prunedAt: number;
+}
+
+const globalForToolCalls = globalThis as unknown as { mcpToolCallRecorder?: Recorder };
+
+function recorder(): Recorder {
+  globalForToolCalls.mcpToolCallRecorder ??= { pending: [], timer: null, flushing: null, dropped: 0, prunedAt: 0 };
+  return globalForToolCalls.mcpToolCallRecorder;
+}
+
+/**
+ * How many rows an answer carried: the length of `data` when it is a list (clients), else of the
+ * longest list in it (entities, posts, campaigns, daily series), else 1 (a summary object).
+ */
+export function answeredRows(answer: unknown): number {
+  const data = (answer as { data?: unknown } | null)?.data;
+  if (Array.isArray(data)) return data.length;
+  if (!data || typeof data !== 'object') return 0;
+  const lists = Object.values(data).filter(Array.isArray);
+  return lists.length > 0 ? Math.max(...lists.map((list) => list.length)) : 1;
+}
+
+/** A stable hash of a call's arguments: keys sorted, so `{a, b}` and `{b, a}` hash alike. */
+export function argumentsHash(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args ?? {})).digest('hex');
+}
+
+/** Queues one call's record; it is written within half a second. */
+export function recordToolCall(call: ToolCallRecord, now = new Date()): void {
+  const state = recorder();
+  state.pending.push({
+    orgId: call.auth.orgId,
+    apiKeyId: call.auth.kind === 'api_key' ? call.auth.keyId : null,
+    grantId: call.auth.kind === 'oauth_grant' ? call.auth.grantId : null,
+    tool: call.tool,
+    argumentsHash: argumentsHash(call.args),
+    rows: call.rows,
+    durationMs: Math.max(0, Math.round(call.durationMs)),
+    outcome: call.outcome,
+    at: now,
+  });
+  if (state.pending.length > MAX_PENDING) {
+    const excess = state.pending.length - MAX_PENDING;
+    state.pending.splice(0, excess);
+    if (state.dropped === 0) console.warn('[tool-calls] the database is not keeping up; dropping the oldest unwritten tool-call records');
+    state.dropped += excess;
+  }
+  state.timer ??= setTimeout(() => void flushToolCalls(), FLUSH_AFTER_MS);
+}
+
+async function writeBatch(rows: PendingRow[]): Promise<void> {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const base = values.length;
+    values.push(row.orgId, row.apiKeyId, row.grantId, row.tool, row.argumentsHash, row.rows, row.durationMs, row.outcome, row.at);
+    return `(gen_random_uuid(), ${Array.from({ length: 9 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+  });
+  await sql(
+    `INSERT INTO mcp_tool_calls (id, org_id, api_key_id, grant_id, tool, arguments_hash, rows, duration_ms, outcome, created_at)
+     VALUES ${tuples.join(', ')}`,
+    values,
+  );
+}
+
+/** Writes every queued record now (tests and shutdown call it; otherwise the timer does). */
+export async function flushToolCalls(): Promise<void> {
+  const state = recorder();
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  await state.flushing;
+  state.flushing = (async () => {
+    while (state.pending.length > 0) {
+      const batch = state.pending.splice(0, BATCH_SIZE);
+      try {
+        await writeBatch(batch);
+      } catch (error) {
+        // A record is worth less than the database's time: log it and let the batch go.
+        console.warn(`[tool-calls] could not record ${batch.length} tool calls: ${(error as Error).message}`);
+      }
+    }
+    if (state.dropped > 0) {
+      console.warn(`[tool-calls] ${state.dropped} tool-call records were dropped while the database was not keeping up`);
+      state.dropped = 0;
+    }
+    if (Date.now() - state.prunedAt > PRUNE_EVERY_MS) {
+      state.prunedAt = Date.now();
+      await sql(`DELETE FROM mcp_tool_calls WHERE created_at < now() - make_interval(days => $1)`, [TOOL_CALL_RETENTION_DAYS]).catch(() => undefined);
+    }
+  })();
+  await state.flushing;
+  state.flushing = null;
+}
+
+export interface CallCount {
+  calls: number;
+  lastCallAt: Date;
+}
+
+/** Tool calls per API key and per grant of an organisation, within the retention. */
+export async function toolCallCounts(orgId: string): Promise<{ byKey: Map<string, CallCount>; byGrant: Map<string, CallCount> }> {
+  const rows = await sql<{ apiKeyId: string | null; grantId: string | null; calls: string; lastCallAt: Date }>(
+    `SELECT api_key_id AS "apiKeyId", grant_id AS "grantId", count(*) AS calls, max(created_at) AS "lastCallAt"
+       FROM mcp_tool_calls WHERE org_id = $1
+      GROUP BY api_key_id, grant_id`,
+    [orgId],
+  );
+  const byKey = new Map<string, CallCount>();
+  const byGrant = new Map<string, CallCount>();
+  for (const row of rows) {
+    const count = { calls: Number(row.calls), lastCallAt: row.lastCallAt };
+    if (row.apiKeyId) byKey.set(row.apiKeyId, count);
+    else if (row.grantId) byGrant.set(row.grantId, count);
+  }
+  return { byKey, byGrant };
+}
+
+export interface RecentToolCall {
+  at: Date;
+  tool: string;
+  /** The key's name, or the connected app's name. */
+  caller: string;
+  callerKind: 'api_key' | 'oauth_grant';
+  rows: number | null;
+  durationMs: number;
+  outcome: string;
+}
+
+/** The organisation's latest tool calls, newest first (for admins). */
+export async function recentToolCalls(orgId: string, limit = 20): Promise<RecentToolCall[]> {
+  const rows = await sql<{ at: Date; tool: string; keyName: string | null; appName: string | null; apiKeyId: string | null; rows: number | null; durationMs: number; outcome: string }>(
+    `SELECT c.created_at AS at, c.tool, k.name AS "keyName", g.client_name AS "appName", c.api_key_id AS "apiKeyId",
+            c.rows, c.duration_ms AS "durationMs", c.outcome
+       FROM mcp_tool_calls c
+       LEFT JOIN api_keys k ON k.id = c.api_key_id
+       LEFT JOIN oauth_payloads g ON g.model = 'Grant' AND g.id = c.grant_id
+      WHERE c.org_id = $1
+      ORDER BY c.created_at DESC, c.id
+      LIMIT $2`,
+    [orgId, limit],
+  );
+  return rows.map((row) => ({
+    at: row.at,
+    tool: row.tool,
+    caller: row.apiKeyId ? (row.keyName ?? 'a deleted key') : (row.appName ?? 'a revoked app'),
+    callerKind: row.apiKeyId ? 'api_key' : 'oauth_grant',
+    rows: row.rows,
+    durationMs: row.durationMs,
+    outcome: row.outcome,
+  }));
+}

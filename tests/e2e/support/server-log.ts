@@ -1,0 +1,29 @@
+// What the app logged while a test step ran. The global setup sends the server's output to a file
+// (E2E_SERVER_LOG) that the server writes itself, so what it logged before answering a request is
+// in the file by the time the answer arrives.
+import { open, stat } from 'node:fs/promises';
+
+function logFile(): string {
+  const file = process.env.E2E_SERVER_LOG;
+  if (!file) throw new Error('E2E_SERVER_LOG is not set: the global setup sets it when it starts the app');
+  return file;
+}
+
+/** Runs `step` and returns it together with everything the server wrote meanwhile. */
+export async function loggedDuring<T>(step: () => Promise<T>): Promise<{ result: T; log: string }> {
+  const file = logFile();
+  const start = (await stat(file)).size;
+  const result = await step();
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    return { result, log: buffer.toString('utf8') };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A line of a stack trace, or an error printed by the server. */
+export const ERROR_IN_LOG = /^\s+at |Error/m;

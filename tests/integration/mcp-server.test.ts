@@ -1,0 +1,417 @@
+// The MCP server on a real `next start` server, driven by both official client SDKs over Streamable
+// HTTP: the seven tools as listed, every tool's answer equal to the REST answer for the same query,
+// bad arguments, reach (a restricted key, a member's OAuth grant), the 401 and 403 challenges, the
+// Origin check, CORS, the rate limit shared with REST, and the protected-resource metadata.
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashKey } from '@/lib/auth/api-keys';
+import { sql } from '@/lib/db';
+import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { argumentsHash } from '@/lib/usage/tool-calls';
+import { mintKey } from '../support/api';
+import { awayFromWindowEdge, personOf } from './platform-support';
+import { startTestServer, type TestServer } from '../support/http-server';
+import { connectOverHttp, discover } from '../support/oauth-flow';
+import { connect, MCP_PATH, postRpc, problemOf, rpcMessages, SDKS, toolCall, type McpTestClient, type ToolResult } from './mcp-support';
+
+const TOOLS = ['list_clients', 'get_ads_overview', 'list_ad_entities', 'get_ad_breakdowns', 'get_social_overview', 'list_social_posts', 'describe_metrics'];
+const RANGE = { from: '2026-05-01', to: '2026-06-30' };
+const REDIRECT = 'http://127.0.0.1:43118/callback';
+
+let server: TestServer;
+let as: oauth.AuthorizationServer;
+let orgId: string;
+let key: string;
+let clientIds: string[];
+let member: { userId: string; orgId: string; membershipId: string };
+
+async function rest(path: string, credential = key): Promise<unknown> {
+  const response = await server.request(path, { key: credential });
+  expect(response.status, path).toBe(200);
+  return response.json();
+}
+
+function expectSuccess(result: ToolResult): Record<string, unknown> {
+  expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 500)).toBe(false);
+  expect(result.content).toHaveLength(1);
+  expect(result.content[0]!.type).toBe('text');
+  expect(JSON.parse(result.content[0]!.text!)).toEqual(result.structuredContent);
+  return result.structuredContent!;
+}
+
+const previousAppUrl = process.env.APP_URL;
+
+beforeAll(async () => {
+  server = await startTestServer({ databaseUrl: inject('databaseUrl') });
+  // The OAuth helpers run in this process and build URLs from APP_URL: the server's.
+  process.env.APP_URL = server.origin;
+  as = await discover(server.origin);
+  orgId = inject('seed').orgs.find((org) => org.slug === 'demo-agency')!.id;
+  key = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+  clientIds = (await sql<{ id: string }>('SELECT id FROM clients WHERE org_id = $1 ORDER BY name, id', [orgId])).map((row) => row.id);
+  member = await personOf('member@demo.agency');
+}, 300_000);
+
+afterAll(async () => {
+  if (previousAppUrl === undefined) delete process.env.APP_URL;
+  else process.env.APP_URL = previousAppUrl;
+  await server?.stop();
+});
+
+describe.each(SDKS)('with %s', (sdk) => {
+  let client: McpTestClient;
+  beforeAll(async () => {
+    // A key of its own for each SDK: together they call more than one key's 60 a minute.
+    key = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    client = await connect(sdk, server.origin, key);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('lists the seven tools with titles, typed argument schemas, the envelope as output and read-only annotations', async () => {
+    const tools = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/\w/);
+      expect(tool.description, tool.name).toContain('describe_metrics');
+      expect(tool.annotations).toEqual({ title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'], additionalProperties: false });
+    }
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName.get_ads_overview!.inputSchema.properties!)).toEqual(['client', 'from', 'to', 'campaignId', 'adSetId', 'adId', 'limit', 'series']);
+    expect(byName.get_social_overview!.inputSchema.properties!.series).toMatchObject({ type: 'string', enum: ['auto', 'daily', 'none'], default: 'auto' });
+    expect(byName.get_ads_overview!.inputSchema.required).toEqual(['from', 'to']);
+    expect(byName.list_ad_entities!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
+    expect(byName.list_social_posts!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
+    expect(byName.list_ad_entities!.inputSchema.properties!.level).toMatchObject({ type: 'string', enum: ['campaign', 'adset', 'ad'] });
+    expect(byName.list_clients!.inputSchema.properties).toEqual({});
+  });
+
+  it('answers every tool with exactly the REST answer to the same query', async () => {
+    const clients = await rest('/api/v1/clients');
+    expect(expectSuccess(await client.callTool('list_clients'))).toEqual(clients);
+
+    const query = new URLSearchParams(RANGE).toString();
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, limit: 500 }))).toEqual(await rest(`/api/v1/ads/overview?${query}`));
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, client: clientIds[0], limit: 500 }))).toEqual(
+      await rest(`/api/v1/ads/overview?${query}&client=${clientIds[0]}`),
+    );
+    // REST lists up to the cap; the tool's `limit` set to the cap asks for the same.
+    const entities = (await rest(`/api/v1/ads/entities?${query}&level=ad`)) as { data: { rows: { id: string }[] } };
+    expect(expectSuccess(await client.callTool('list_ad_entities', { ...RANGE, level: 'ad', limit: 500 }))).toEqual(entities);
+    const campaign = entities.data.rows[0]!;
+    expect(expectSuccess(await client.callTool('get_ad_breakdowns', { ...RANGE, level: 'ad', entityId: campaign.id }))).toEqual(
+      await rest(`/api/v1/ads/breakdowns?${query}&level=ad&entityId=${campaign.id}`),
+    );
+    expect(expectSuccess(await client.callTool('get_social_overview', RANGE))).toEqual(await rest(`/api/v1/social/overview?${query}`));
+    expect(expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 100 }))).toEqual(await rest(`/api/v1/social/posts?${query}`));
+  });
+
+  it('describes every field of every data tool, with the metric definition of each metric field', async () => {
+    const answer = expectSuccess(await client.callTool('describe_metrics')) as {
+      data: { rules: Record<string, string>; metrics: Record<string, { name: string; unit: string }[]>; tools: { name: string; fields: { path: string; metric: string | null }[] }[] };
+      meta: Record<string, unknown>;
+    };
+    expect(answer.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: null });
+    expect(answer.data.tools.map((tool) => tool.name)).toEqual(TOOLS.slice(0, 6));
+    expect(answer.data.rules.nullMeansNotReported).toContain('never zero');
+    const overview = answer.data.tools.find((tool) => tool.name === 'get_ads_overview')!;
+    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'data.kpis.spend', metric: 'spend' }));
+    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'data.campaigns[].ctr', metric: 'ctr' }));
+    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'meta.currency', type: 'string|null' }));
+    const posts = answer.data.tools.find((tool) => tool.name === 'list_social_posts')!;
+    expect(posts.fields).toContainEqual(expect.objectContaining({ path: 'data.posts[].likes', metric: 'likes' }));
+    const names = new Set(Object.values(answer.data.metrics).flat().map((metric) => metric.name));
+    for (const tool of answer.data.tools) for (const field of tool.fields) if (field.metric) expect(names.has(field.metric), field.path).toBe(true);
+  });
+
+  it('cuts lists at `limit` (default 50) and says so in `truncated`, as REST does at its cap', async () => {
+    const query = new URLSearchParams(RANGE).toString();
+    const all = (await rest(`/api/v1/ads/entities?${query}&level=ad`)) as { data: { rows: unknown[] }; meta: Record<string, unknown> };
+    expect(all.data.rows.length).toBeGreaterThan(2);
+    const cut = expectSuccess(await client.callTool('list_ad_entities', { ...RANGE, level: 'ad', limit: 2 })) as typeof all;
+    expect(cut.data).toEqual({ rows: all.data.rows.slice(0, 2), truncated: true });
+    expect(cut.meta.truncated).toBe(true);
+
+    const posts = (await rest(`/api/v1/social/posts?${query}&limit=500`)) as { data: { posts: unknown[] } };
+    const listed = expectSuccess(await client.callTool('list_social_posts', RANGE)) as typeof posts & { data: { truncated: boolean } };
+    expect(listed.data.posts).toEqual(posts.data.posts.slice(0, 50));
+    expect(listed.data.truncated).toBe(posts.data.posts.length > 50);
+  });
+
+  it('leaves the daily series of the overviews empty by default beyond a quarter, and sends them when asked', async () => {
+    const year = { from: '2025-07-01', to: '2026-06-30' };
+    const query = new URLSearchParams(year).toString();
+    const ads = (await rest(`/api/v1/ads/overview?${query}`)) as { data: { series: unknown[]; campaigns: unknown[] } };
+    const social = (await rest(`/api/v1/social/overview?${query}`)) as { data: { platforms: { series: unknown[] }[] } };
+    expect(ads.data.series).toHaveLength(365);
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500 }))).toEqual({ ...ads, data: { ...ads.data, series: [] } });
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500, series: 'daily' }))).toEqual(ads);
+    expect(expectSuccess(await client.callTool('get_social_overview', year))).toEqual({
+      ...social,
+      data: { ...social.data, platforms: social.data.platforms.map((platform) => ({ ...platform, series: [] })) },
+    });
+    expect(expectSuccess(await client.callTool('get_social_overview', { ...year, series: 'daily' }))).toEqual(social);
+    // 92 days still carry it by default; `none` leaves it out whatever the range.
+    const quarter = { from: '2026-04-01', to: '2026-07-01' };
+    expect((expectSuccess(await client.callTool('get_ads_overview', quarter)) as typeof ads).data.series).toHaveLength(92);
+    expect((expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, series: 'none' })) as typeof ads).data.series).toEqual([]);
+    expect(problemOf(await client.callTool('get_social_overview', { ...RANGE, series: 'weekly' }))).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'series', message: expect.any(String) }],
+    });
+  });
+
+  it('answers bad arguments with the REST problem: code, detail and every problem in errors[]', async () => {
+    const problem = problemOf(await client.callTool('get_ads_overview', { from: '2026-02-30', to: 20260630, clientId: 'x' }));
+    expect(problem).toEqual({
+      type: `${server.origin}/docs/errors#validation_failed`,
+      title: 'Validation failed',
+      status: 400,
+      detail: 'The query has 3 problems; see errors[].',
+      code: 'validation_failed',
+      errors: [
+        { path: 'to', message: 'must be a string' },
+        { path: 'clientId', message: 'is not a parameter of this tool' },
+        { path: 'from', message: 'is not a real calendar date' },
+      ],
+    });
+    const counts = problemOf(await client.callTool('list_social_posts', { ...RANGE, limit: '10' }));
+    expect(counts.errors).toEqual([{ path: 'limit', message: 'must be a number' }]);
+    const range = problemOf(await client.callTool('list_ad_entities', { level: 'ad', from: '2025-01-01', to: '2026-06-30', limit: 501 }));
+    expect(range.errors).toEqual([
+      { path: 'limit', message: 'must be a whole number from 1 to 500' },
+      { path: 'to', message: 'the range may not exceed 366 days (from and to included)' },
+    ]);
+  });
+
+  it('answers an id outside the reach as not found', async () => {
+    const problem = problemOf(await client.callTool('get_ads_overview', { ...RANGE, client: '00000000-0000-4000-8000-000000000000' }));
+    expect(problem.code).toBe('not_found');
+    expect(problem.status).toBe(404);
+  });
+});
+
+describe('reach', () => {
+  it('a key restricted to one client sees that client only', async () => {
+    const restricted = await mintKey({ orgId, scopes: ['ads:read'], clientIds: [clientIds[1]!] });
+    const client = await connect(SDKS[0]!, server.origin, restricted);
+    try {
+      const clients = expectSuccess(await client.callTool('list_clients')) as { data: { id: string }[] };
+      expect(clients.data.map((entry) => entry.id)).toEqual([clientIds[1]]);
+      const other = problemOf(await client.callTool('get_ads_overview', { ...RANGE, client: clientIds[0] }));
+      expect(other.code).toBe('not_found');
+      // Lacking social:read, an API key gets `forbidden` as a tool result: no authorization server can widen a key.
+      const forbidden = problemOf(await client.callTool('get_social_overview', RANGE));
+      expect(forbidden).toMatchObject({ code: 'forbidden', status: 403, detail: 'This credential lacks the scope social:read, which get_social_overview requires.' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a member's OAuth grant sees the member's clients only, as listed for them now", async () => {
+    const { tokens } = await connectOverHttp(server.origin, as, member, REDIRECT);
+    const allowed = (await sql<{ clientId: string }>('SELECT client_id AS "clientId" FROM member_client_access WHERE membership_id = $1', [member.membershipId])).map(
+      (row) => row.clientId,
+    );
+    expect(allowed.length).toBeGreaterThan(0);
+    expect(allowed.length).toBeLessThan(clientIds.length);
+    const client = await connect(SDKS[1]!, server.origin, tokens.access_token);
+    try {
+      const clients = expectSuccess(await client.callTool('list_clients')) as { data: { id: string }[] };
+      expect(clients.data.map((entry) => entry.id).sort()).toEqual([...allowed].sort());
+      const outside = clientIds.find((id) => !allowed.includes(id))!;
+      expect(problemOf(await client.callTool('get_social_overview', { ...RANGE, client: outside })).code).toBe('not_found');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('authorization', () => {
+  const challenge = () => `Bearer resource_metadata="${server.origin}/.well-known/oauth-protected-resource/api/mcp", scope="ads:read social:read"`;
+
+  it('answers 401 with the discovery challenge without a credential, and names invalid_token for a bad one', async () => {
+    const missing = await postRpc(server.origin, toolCall(1, 'list_clients'));
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe(challenge());
+    expect(missing.headers.get('content-type')).toBe('application/problem+json');
+    expect(missing.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(await missing.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+
+    for (const token of ['not-a-token-we-issued', 'mk_live_short']) {
+      const bad = await postRpc(server.origin, toolCall(1, 'list_clients'), { token });
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toBe(`${challenge()}, error="invalid_token"`);
+    }
+  });
+
+  it('challenges an OAuth grant lacking a tool’s scope with 403 insufficient_scope (step-up), and lists all seven tools', async () => {
+    const { tokens } = await connectOverHttp(server.origin, as, member, REDIRECT, { scope: 'social:read' });
+    const listed = await rpcMessages(await postRpc(server.origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: tokens.access_token }));
+    expect((listed[0]!.result as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(TOOLS);
+
+    const response = await postRpc(server.origin, toolCall(2, 'get_ads_overview', RANGE), { token: tokens.access_token });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", error_description="This tool needs the scope ads:read", scope="ads:read social:read", resource_metadata="${server.origin}/.well-known/oauth-protected-resource/api/mcp"`,
+    );
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+
+    const allowed = await rpcMessages(await postRpc(server.origin, toolCall(3, 'get_social_overview', RANGE), { token: tokens.access_token }));
+    expect((allowed[0]!.result as ToolResult).isError ?? false).toBe(false);
+  });
+
+  it('serves the protected-resource metadata at both well-known addresses, with CORS', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource']) {
+      const response = await fetch(new URL(path, server.origin), { headers: { origin: 'https://claude.ai' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toEqual({
+        resource: `${server.origin}/api/mcp`,
+        authorization_servers: [server.origin],
+        scopes_supported: ['ads:read', 'social:read'],
+        bearer_methods_supported: ['header'],
+      });
+      const preflight = await fetch(new URL(path, server.origin), { method: 'OPTIONS', headers: { origin: 'https://claude.ai' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+});
+
+describe('transport', () => {
+  it('answers GET and DELETE with 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await server.request(MCP_PATH, { key, method, headers: { accept: 'text/event-stream' } });
+      expect(response.status, method).toBe(405);
+    }
+  });
+
+  it('refuses a foreign Origin with 403 and serves the app’s own origin with CORS', async () => {
+    const foreign = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: key, headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('content-type')).toBe('application/problem+json');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(foreign.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(await foreign.json()).toMatchObject({ code: 'forbidden', detail: 'Requests from the origin https://evil.example are not allowed.' });
+
+    const own = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: key, headers: { origin: server.origin } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBe(server.origin);
+    expect(own.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    expect(own.headers.get('access-control-allow-credentials')).toBeNull();
+
+    const preflight = await fetch(new URL(MCP_PATH, server.origin), {
+      method: 'OPTIONS',
+      headers: { origin: server.origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+  });
+
+  it('answers malformed JSON-RPC with JSON-RPC errors, never a 500', async () => {
+    const parse = await postRpc(server.origin, null, { token: key, raw: '{"jsonrpc":' });
+    expect(parse.status).toBe(400);
+    expect((await rpcMessages(parse))[0]!.error).toMatchObject({ code: -32700 });
+    const invalid = await postRpc(server.origin, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'no_such_tool' } }, { token: key });
+    expect(invalid.status).toBeLessThan(500);
+    const [message] = await rpcMessages(invalid);
+    expect(message!.error ?? (message!.result as ToolResult).isError).toBeTruthy();
+  });
+});
+
+describe('usage record', () => {
+  it('records each tool call after answering it: credential, tool, argument hash, rows, duration and outcome', async () => {
+    const recorded = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const [{ id: keyId }] = (await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [hashKey(recorded)])) as [{ id: string }];
+    const args = { level: 'campaign', ...RANGE };
+    const answered = await postRpc(server.origin, [toolCall(1, 'list_clients'), toolCall(2, 'list_ad_entities', args), toolCall(3, 'list_ad_entities', { level: 'team' })], { token: recorded });
+    expect(answered.status).toBe(200);
+    // Written off the request's path, in a batch within half a second: wait for the three rows.
+    let rows: { tool: string; argumentsHash: string; rows: number | null; durationMs: number; outcome: string }[] = [];
+    for (let attempt = 0; attempt < 50 && rows.length < 3; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rows = await sql(
+        `SELECT tool, arguments_hash AS "argumentsHash", rows, duration_ms AS "durationMs", outcome FROM mcp_tool_calls
+          WHERE api_key_id = $1 ORDER BY tool, outcome`,
+        [keyId],
+      );
+    }
+    const clients = (await rest('/api/v1/clients', recorded)) as { data: unknown[] };
+    const entities = (await rest(`/api/v1/ads/entities?${new URLSearchParams(args)}`, recorded)) as { data: { rows: unknown[] } };
+    expect(rows).toEqual([
+      { tool: 'list_ad_entities', argumentsHash: argumentsHash(args), rows: Math.min(entities.data.rows.length, 50), durationMs: expect.any(Number), outcome: 'ok' },
+      { tool: 'list_ad_entities', argumentsHash: argumentsHash({ level: 'team' }), rows: null, durationMs: expect.any(Number), outcome: 'validation_failed' },
+      { tool: 'list_clients', argumentsHash: argumentsHash({}), rows: clients.data.length, durationMs: expect.any(Number), outcome: 'ok' },
+    ]);
+  });
+
+  it('refuses a body over 64 KiB before reading more of it, with the rate-limit headers', async () => {
+    const response = await postRpc(server.origin, null, { token: key, raw: JSON.stringify(toolCall(1, 'list_clients', { padding: 'x'.repeat(70_000) })) });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(await response.json()).toMatchObject({ code: 'validation_failed', errors: [{ path: 'body', message: 'must be at most 64 KiB, sent without pause' }] });
+  });
+});
+
+describe('rate limit', () => {
+  it('counts every tool call in the window shared with REST, and refuses the 61st as an isError result', async () => {
+    // 62 requests one after another must fall into one fixed window.
+    await awayFromWindowEdge();
+    const limited = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const remaining = (response: Response) => Number(response.headers.get('x-ratelimit-remaining'));
+    const first = await server.request('/api/v1/clients', { key: limited });
+    expect(remaining(first)).toBe(RATE_LIMIT.limit - 1);
+    const one = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: limited });
+    expect(one.status).toBe(200);
+    expect(remaining(one)).toBe(RATE_LIMIT.limit - 2);
+
+    // Spend the rest of the window, less one, in plain requests; then a call that is allowed and one that is not.
+    for (let used = 2; used < RATE_LIMIT.limit - 1; used++) await postRpc(server.origin, { jsonrpc: '2.0', id: used, method: 'tools/list' }, { token: limited });
+    const last = await postRpc(server.origin, toolCall(2, 'describe_metrics'), { token: limited });
+    expect(remaining(last)).toBe(0);
+    expect(((await rpcMessages(last))[0]!.result as ToolResult).isError ?? false).toBe(false);
+    const refused = await postRpc(server.origin, toolCall(3, 'list_clients'), { token: limited });
+    expect(refused.status).toBe(200);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(problemOf((await rpcMessages(refused))[0]!.result as ToolResult)).toMatchObject({ code: 'rate_limited', status: 429 });
+    // The same window on REST.
+    expect((await server.request('/api/v1/clients', { key: limited })).status).toBe(429);
+  });
+
+  it('counts each tool call of a JSON-RPC batch: of 70 in one request, 60 are answered and 10 refused', async () => {
+    await awayFromWindowEdge();
+    const batchKey = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const response = await postRpc(server.origin, Array.from({ length: 70 }, (_, index) => toolCall(index + 1, 'list_clients')), { token: batchKey });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+    const results = (await rpcMessages(response)).map((message) => message.result as ToolResult);
+    expect(results).toHaveLength(70);
+    expect(results.filter((result) => !result.isError)).toHaveLength(RATE_LIMIT.limit);
+    const refused = results.filter((result) => result.isError);
+    expect(refused).toHaveLength(70 - RATE_LIMIT.limit);
+    for (const result of refused) expect(problemOf(result)).toMatchObject({ code: 'rate_limited', status: 429 });
+  });
+
+  it('keeps REST answering correctly after a burst of MCP calls in the same process', async () => {
+    const burstKey = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const client = await connect(SDKS[0]!, server.origin, burstKey);
+    try {
+      await Promise.all(Array.from({ length: 20 }, (_, index) => index % 2 ? client.callTool('list_clients') : client.callTool('get_social_overview', RANGE)));
+    } finally {
+      await client.close();
+    }
+    const other = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const response = await server.request(`/api/v1/ads/overview?${new URLSearchParams(RANGE)}`, { key: other });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(((await response.json()) as { meta: { timezone: string } }).meta.timezone).toBe('Asia/Kolkata');
+    expect((await server.request('/api/v1/clients', { key: other })).status).toBe(200);
+  });
+});

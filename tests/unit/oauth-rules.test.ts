@@ -1,0 +1,110 @@
+// The flow's rules that need no server: redirect kinds, the addresses a metadata document may be
+// fetched from, client metadata normalisation, and where sign-in may return to.
+import { afterEach, describe, expect, it } from 'vitest';
+import { allowMetadataDocumentFetch, isFetchableAddress } from '@/lib/oauth/client-metadata';
+import { normaliseClientMetadata, redirectKind, staysOnDevice } from '@/lib/oauth/request-rules';
+import { safeReturnTo } from '@/lib/session/return-to';
+
+describe('redirectKind', () => {
+  it.each([
+    ['https://claude.ai/api/mcp/auth_callback', 'web'],
+    ['https://chatgpt.com/connector/oauth/abc', 'web'],
+    ['http://localhost:8787/callback', 'loopback'],
+    ['http://127.0.0.1/callback', 'loopback'],
+    ['http://[::1]:3000/cb', 'loopback'],
+    ['cursor://anysphere.cursor-mcp/oauth/callback', 'app'],
+    ['http://client.example/callback', null],
+    ['https://localhost/callback', null],
+    ['javascript:alert(1)', null],
+    ['data:text/html,x', null],
+    ['file:///etc/passwd', null],
+    ['https://client.example/cb#fragment', null],
+    ['not a url', null],
+  ])('%s is %s', (uri, kind) => {
+    expect(redirectKind(uri)).toBe(kind);
+  });
+
+  it('says which redirects stay on this device', () => {
+    expect(staysOnDevice('http://127.0.0.1:5000/cb')).toBe(true);
+    expect(staysOnDevice('cursor://anysphere.cursor-mcp/oauth/callback')).toBe(true);
+    expect(staysOnDevice('https://claude.ai/api/mcp/auth_callback')).toBe(false);
+  });
+});
+
+describe('normaliseClientMetadata', () => {
+  it('tolerates what we do not offer (a device_code grant, private_key_jwt) and drops a registered scope', () => {
+    expect(
+      normaliseClientMetadata({
+        client_id: 'https://vscode.dev/oauth/client-metadata.json',
+        redirect_uris: ['http://127.0.0.1:33418/', 'https://vscode.dev/redirect'],
+        grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        scope: '',
+      }),
+    ).toEqual({
+      metadata: {
+        client_id: 'https://vscode.dev/oauth/client-metadata.json',
+        redirect_uris: ['http://127.0.0.1:33418/', 'https://vscode.dev/redirect'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      },
+    });
+  });
+
+  it('keeps a web client web and an explicit application_type as given', () => {
+    expect(normaliseClientMetadata({ redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] })).toEqual({ metadata: { redirect_uris: ['https://claude.ai/api/mcp/auth_callback'] } });
+    expect(normaliseClientMetadata({ redirect_uris: ['http://localhost:1/cb'], application_type: 'web' })).toEqual({
+      metadata: { redirect_uris: ['http://localhost:1/cb'], application_type: 'web' },
+    });
+  });
+
+  it('refuses missing or unacceptable redirect URIs', () => {
+    expect(normaliseClientMetadata({})).toEqual({ error: 'redirect_uris must be a non-empty array of URIs' });
+    expect(normaliseClientMetadata({ redirect_uris: ['https://ok.example/cb', 'http://evil.example/cb'] })).toEqual({
+      error: 'redirect URI not accepted (https, loopback http or an app scheme only): http://evil.example/cb',
+    });
+  });
+});
+
+describe('metadata document addresses', () => {
+  afterEach(() => {
+    delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK;
+  });
+
+  it.each(['10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fc00::1', 'fe80::1', '::ffff:10.0.0.1', '127.0.0.1', '::1'])(
+    'refuses %s',
+    (address) => {
+      expect(isFetchableAddress(address)).toBe(false);
+    },
+  );
+
+  it('accepts public addresses', () => {
+    expect(isFetchableAddress('93.184.216.34')).toBe(true);
+    expect(isFetchableAddress('2606:2800:220:1:248:1893:25c8:1946')).toBe(true);
+  });
+
+  it('the test-only setting allows loopback and nothing else', () => {
+    process.env.OAUTH_CIMD_ALLOW_LOOPBACK = '1';
+    expect(isFetchableAddress('127.0.0.1')).toBe(true);
+    expect(isFetchableAddress('::1')).toBe(true);
+    expect(isFetchableAddress('10.0.0.1')).toBe(false);
+    expect(isFetchableAddress('169.254.169.254')).toBe(false);
+  });
+
+  it('resolves names before deciding, and refuses anything but https', async () => {
+    expect(await allowMetadataDocumentFetch('https://localhost/client.json')).toBe(false);
+    expect(await allowMetadataDocumentFetch('https://10.0.0.1/client.json')).toBe(false);
+    expect(await allowMetadataDocumentFetch('http://93.184.216.34/client.json')).toBe(false);
+    expect(await allowMetadataDocumentFetch('https://[::1]/client.json')).toBe(false);
+  });
+});
+
+describe('safeReturnTo', () => {
+  it('returns only to a consent screen of this app', () => {
+    expect(safeReturnTo('/consent/abc_DEF-123')).toBe('/consent/abc_DEF-123');
+    for (const value of ['//evil.example/consent/x', 'https://evil.example/consent/x', '/consent/x/../../settings', '/settings/api-keys', '/consent/', '/\\evil.example', null, undefined, ['/consent/x']]) {
+      expect(safeReturnTo(value)).toBeNull();
+    }
+  });
+});
