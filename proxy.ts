@@ -25,8 +25,6 @@ const BASE_PATH = '/api/v1';
 const UNGATED_PATHS = new Set([`${BASE_PATH}/openapi.json`]);
 /** Every documented endpoint; anything else under /api/v1 is a problem+json 404, not an HTML page. */
 const KNOWN_PATHS = new Set(allOperations().map((operation) => BASE_PATH + operation.path));
-/** Endpoints answering bytes set their own Cache-Control (the post thumbnail may be cached privately). */
-const OWN_CACHING_PATHS = new Set(allOperations().filter((operation) => operation.binary).map((operation) => BASE_PATH + operation.path));
 
 // Pages: everything but the other APIs (the OAuth endpoints take cross-origin posts by design; the
 // consent form's route checks its Origin itself), Next.js's assets and the metadata documents.
@@ -110,9 +108,11 @@ async function gateApi(request: NextRequest): Promise<Response> {
     forwarded.set(AUTH_HANDOFF_HEADER, sealAuthContext(auth));
     forwarded.set(REQUEST_ID_HEADER, requestId);
     const response = NextResponse.next({ request: { headers: forwarded } });
-    // Also on what Next.js answers by itself (OPTIONS, 405): API responses are never cached.
-    const passed = OWN_CACHING_PATHS.has(request.nextUrl.pathname) ? headers : { ...API_HEADERS, ...headers };
-    for (const [name, value] of Object.entries(passed)) response.headers.set(name, value);
+    // A header set here wins over the route's own. The routes' GET (and HEAD) answers set their
+    // Cache-Control themselves (by size, see apiHeaders; the post thumbnail its own caching), so it
+    // is set here only on what Next.js answers by itself (OPTIONS, 405): API responses are never cached.
+    const routeAnswers = request.method === 'GET' || request.method === 'HEAD';
+    for (const [name, value] of Object.entries(routeAnswers ? headers : { ...API_HEADERS, ...headers })) response.headers.set(name, value);
     return response;
   } catch (error) {
     return errorResponse(error, requestId, headers);

@@ -13,6 +13,19 @@ import { ERROR_CODE_NAMES, ERROR_CODES, type ApiError } from './errors';
  */
 export const API_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
 
+/**
+ * Answers below this size are sent uncompressed. Next.js gzips every response itself, whatever its size
+ * (a route's body is a stream, so its compression's own 1 KiB threshold never applies, and a route may
+ * not set its own Content-Encoding), but it leaves alone a response marked `no-transform`. Under 1 KiB
+ * gzip saves at most a few hundred bytes, less than a packet, for the fixed cost of a gzip stream.
+ */
+export const COMPRESSED_FROM_BYTES = 1024;
+
+/** The API's headers for a body of `bytes`: `no-transform` keeps a small one from being compressed. */
+export function apiHeaders(bytes: number): Record<string, string> {
+  return bytes < COMPRESSED_FROM_BYTES ? { 'Cache-Control': `${API_HEADERS['Cache-Control']}, no-transform` } : API_HEADERS;
+}
+
 export function errorsDocUrl(): string {
   return `${appUrl()}/docs/errors`;
 }
@@ -45,9 +58,10 @@ export function problemBody(error: ApiError) {
 }
 
 export function problemResponse(error: ApiError, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problemBody(error)), {
+  const bytes = Buffer.from(JSON.stringify(problemBody(error)));
+  return new Response(bytes, {
     status: error.status,
-    headers: { ...API_HEADERS, ...headers, ...error.headers, 'Content-Type': 'application/problem+json' },
+    headers: { ...apiHeaders(bytes.length), ...headers, ...error.headers, 'Content-Type': 'application/problem+json' },
   });
 }
 
@@ -79,11 +93,11 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 function jsonBytesResponse(bytes: Buffer<ArrayBuffer>, headers: Record<string, string>): Response {
   return new Response(bytes, {
     status: 200,
-    headers: { ...API_HEADERS, ...headers, 'Content-Type': 'application/json' },
+    headers: { ...apiHeaders(bytes.length), ...headers, 'Content-Type': 'application/json' },
   });
 }
 
-/** A JSON success without a validator (the OpenAPI document). Next.js compresses it for clients that accept gzip. */
+/** A JSON success without a validator (the OpenAPI document). */
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
   return jsonBytesResponse(Buffer.from(JSON.stringify(body)), headers);
 }

@@ -72,7 +72,8 @@ ${QUERY_RULES.map((rule) => `- ${rule}`).join('\n')}
 
 ## Responses
 Every JSON success is \`{ data, meta }\`. Every error is an RFC 9457 \`application/problem+json\` document whose
-\`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`. JSON successes
+\`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`; answers of 1 KiB or
+more are gzipped for a client that accepts it, smaller ones are sent as they are and marked \`no-transform\`. JSON successes
 carry a strong \`ETag\` (a hash of the body's bytes): send it back as \`If-None-Match\` and an unchanged answer is a
 \`304 Not Modified\` without a body (it still counts against the rate limit). No CORS
 headers are sent, on purpose: call the API from a server. \`X-Request-Id\` identifies each request; quote it

@@ -2,12 +2,15 @@
 // route runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
 // id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
 import type { AuthContext } from '@/lib/auth/context';
 import { AUTH_HANDOFF_HEADER } from '@/lib/auth/handoff';
 import { SCOPES } from '@/lib/auth/scopes';
 import { sql } from '@/lib/db';
+import { COMPRESSED_FROM_BYTES } from '@/lib/http/responses';
+import { adsEntitiesOperation } from '@/lib/metrics/ads/operations';
 import { allOperations, buildOpenApiDocument } from '@/lib/openapi/document';
 import { RATE_LIMIT } from '@/lib/ratelimit/policy';
 import { mintKey } from '../support/api';
@@ -109,9 +112,12 @@ describe('every response carries the rate-limit headers and no CORS header', () 
       const response = await server.request('/api/v1/me', { method: 'OPTIONS', key, headers: { ...preflight, ...anonymous() } });
       expect([...response.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
       expectRateLimitHeaders(response);
-      expect(response.headers.get('cache-control')).toBe('private, no-store');
-      if (key) expect(response.status).toBe(204);
-      else await expectProblem(response, 401, 'unauthorized');
+      if (key) {
+        expect(response.status).toBe(204);
+        expect(response.headers.get('cache-control')).toBe('private, no-store');
+      } else {
+        await expectProblem(response, 401, 'unauthorized');
+      }
     }
   });
 
@@ -133,6 +139,31 @@ describe('authentication at the proxy', () => {
     expectRateLimitHeaders(response);
     const body = await expectProblem(response, 401, 'unauthorized');
     expect(body.detail).toContain('Authorization: Bearer');
+  });
+
+  it('gzips answers of 1 KiB or more for a client that accepts gzip, and sends smaller ones as they are', async () => {
+    const key = await freshKey();
+    const get = (path: string) => rawRequest(`${server.origin}${path}`, { method: 'GET', headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' }, pieces: [] });
+    const small = await get('/api/v1/me');
+    const smallBody = Buffer.from(await small.arrayBuffer());
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(smallBody.length).toBeLessThan(COMPRESSED_FROM_BYTES);
+    expect(small.headers.get('cache-control')).toBe('private, no-store, no-transform');
+    expect(key.startsWith(JSON.parse(smallBody.toString('utf8')).data.key.prefix)).toBe(true);
+
+    const large = await get(minimalQuery(adsEntitiesOperation, { level: 'ad' }));
+    expect(large.status).toBe(200);
+    expect(large.headers.get('content-encoding')).toBe('gzip');
+    expect(large.headers.get('cache-control')).toBe('private, no-store');
+    const unzipped = gunzipSync(Buffer.from(await large.arrayBuffer()));
+    expect(unzipped.length).toBeGreaterThanOrEqual(COMPRESSED_FROM_BYTES);
+    // The ETag is that of the uncompressed bytes.
+    expect(large.headers.get('etag')).toBe(`"${createHash('sha256').update(unzipped).digest('base64url')}"`);
+
+    const problem = await rawRequest(`${server.origin}/api/v1/me`, { method: 'GET', headers: { 'accept-encoding': 'gzip', ...anonymous() }, pieces: [] });
+    expect(problem.status).toBe(401);
+    expect(problem.headers.get('content-encoding')).toBeNull();
+    expect(problem.headers.get('cache-control')).toBe('private, no-store, no-transform');
   });
 
   it('refuses a GET that carries the key in its body, even with a valid header', async () => {
@@ -289,6 +320,7 @@ describe('routes outside the gate', () => {
     const live = await server.request('/api/health');
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ status: 'ok' });
+    expect(live.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(live.headers.get('x-ratelimit-limit')).toBeNull();
     const ready = await server.request('/api/health/ready');
     expect(ready.status).toBe(200);

@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '@/lib/http/errors';
+import { COMPRESSED_FROM_BYTES } from '@/lib/http/responses';
 import type { Operation } from '@/lib/http/operation';
 import { buildOpenApiDocument, type JsonSchema } from '@/lib/openapi/document';
 
@@ -43,8 +44,9 @@ export function responseSchema(operation: Operation | string): JsonSchema {
   throw new Error(`Operation ${id} is not in the OpenAPI document: add it to its surface's operations list`);
 }
 
-function expectApiHeaders(response: Response): void {
-  expect(response.headers.get('cache-control')).toBe('private, no-store');
+/** Never cached; under 1 KiB also never compressed (`no-transform`, see apiHeaders). */
+function expectApiHeaders(response: Response, body: string): void {
+  expect(response.headers.get('cache-control')).toBe(Buffer.byteLength(body) < COMPRESSED_FROM_BYTES ? 'private, no-store, no-transform' : 'private, no-store');
   const cors = [...response.headers.keys()].filter((name) => name.toLowerCase().startsWith('access-control-'));
   expect(cors).toEqual([]);
 }
@@ -64,7 +66,7 @@ export async function expectContract<T = { data: unknown; meta: Record<string, u
   const text = await response.text();
   expect(response.status, `expected 200, got ${response.status}: ${text.slice(0, 500)}`).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json');
-  expectApiHeaders(response);
+  expectApiHeaders(response, text);
   const body = JSON.parse(text) as unknown;
   const id = typeof operation === 'string' ? operation : operation.id;
   const validate = compile(`op:${id}`, responseSchema(operation));
@@ -91,7 +93,7 @@ export async function expectProblem(response: Response, status: number, code: Er
   const text = await response.text();
   expect(response.status, `expected ${status} ${code}, got ${response.status}: ${text.slice(0, 500)}`).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/problem+json');
-  expectApiHeaders(response);
+  expectApiHeaders(response, text);
   const body = JSON.parse(text) as ProblemBody;
   const validate = compile('problem', document().components.schemas!.Problem as JsonSchema);
   expect(validate(body), `not a problem document:\n${explain(validate)}`).toBe(true);

@@ -2,5 +2,6 @@
 export const dynamic = 'force-dynamic';
 
 export function GET() {
-  return Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
+  // no-transform: too small to compress, like every answer under 1 KiB (see COMPRESSED_FROM_BYTES).
+  return Response.json({ status: 'ok' }, { headers: { 'Cache-Control': 'no-store, no-transform' } });
 }

@@ -53,6 +53,7 @@ export async function GET() {
   const { ready, body } = await latest.result;
   return Response.json(body, {
     status: ready ? 200 : 503,
-    headers: { 'Cache-Control': 'no-store', ...(ready ? {} : { 'Retry-After': '5' }) },
+    // no-transform: too small to compress (see COMPRESSED_FROM_BYTES).
+    headers: { 'Cache-Control': 'no-store, no-transform', ...(ready ? {} : { 'Retry-After': '5' }) },
   });
 }
