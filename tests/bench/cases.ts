@@ -1,11 +1,14 @@
 // What is measured: every REST endpoint with realistic parameters (whole organisation and one client;
 // 7, 30, 90 and 366-day ranges ending at the seed's end date; each level of /ads/entities), each with
-// its floor: the endpoint's own data function called in-process (see floor.ts).
+// its floor: the endpoint's own data function called in-process (see floor.ts), and whether the
+// response cache keeps its answers (then its warm path is measured too).
 import type { AuthContext } from '@/lib/auth/context';
 import type { Reach } from '@/lib/auth/reach';
 import { SCOPES } from '@/lib/auth/scopes';
 import { listClients } from '@/lib/account/clients';
+import { clientsOperation, meOperation } from '@/lib/account/operations';
 import { sql } from '@/lib/db';
+import { isCacheable } from '@/lib/http/invoke';
 import type { Operation } from '@/lib/http/operation';
 import { parseQuery } from '@/lib/http/query';
 import { getAdBreakdowns } from '@/lib/metrics/ads/breakdowns';
@@ -31,12 +34,15 @@ export interface BenchCase {
   name: string;
   kind: CaseKind;
   endpoint: string;
-  scope: 'org' | 'client' | null;
+  /** The whole organisation, one client, or one ad entity (/ads/breakdowns). */
+  scope: 'org' | 'client' | 'entity' | null;
   days: number | null;
   connections: 1 | 8;
   /** Path and query as requested over HTTP. */
   path: string;
   floor: (() => Promise<unknown>) | null;
+  /** The response cache keeps this endpoint's answers: a repeated query is answered from memory. */
+  cacheable: boolean;
 }
 
 export interface Fixtures {
@@ -117,9 +123,19 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
   };
 
   const platform = (connections: 1 | 8) => {
-    cases.push({ name: '/api/health (liveness)', kind: 'liveness', endpoint: '/api/health', scope: null, days: null, connections, path: '/api/health', floor: null });
-    cases.push({ name: '/me', kind: 'platform', endpoint: '/me', scope: null, days: null, connections, path: '/api/v1/me', floor: null });
-    cases.push({ name: '/clients', kind: 'data', endpoint: '/clients', scope: 'org', days: null, connections, path: '/api/v1/clients', floor: () => listClients(auth) });
+    cases.push({ name: '/api/health (liveness)', kind: 'liveness', endpoint: '/api/health', scope: null, days: null, connections, path: '/api/health', floor: null, cacheable: false });
+    cases.push({ name: '/me', kind: 'platform', endpoint: '/me', scope: null, days: null, connections, path: '/api/v1/me', floor: null, cacheable: isCacheable(meOperation.id) });
+    cases.push({
+      name: '/clients',
+      kind: 'data',
+      endpoint: '/clients',
+      scope: 'org',
+      days: null,
+      connections,
+      path: '/api/v1/clients',
+      floor: () => listClients(auth),
+      cacheable: isCacheable(clientsOperation.id),
+    });
   };
   const ranged = (connections: 1 | 8, scopes: ('org' | 'client')[], days: readonly number[]) => {
     for (const { endpoint, operation, run, extra } of RANGED) {
@@ -137,6 +153,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
             connections,
             path: apiPath(operation, params),
             floor: floorOf(operation, run, scope === 'org' ? orgReach : clientReach, params),
+            cacheable: isCacheable(operation.id),
           });
         }
       }
@@ -152,11 +169,12 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
       name: `/ads/breakdowns ${cached.level} (${cached.rows} cached rows)`,
       kind: 'data',
       endpoint: `/ads/breakdowns ${cached.level}`,
-      scope: 'org',
+      scope: 'entity',
       days: span,
       connections: 1,
       path: apiPath(adsBreakdownsOperation, params),
       floor: floorOf(adsBreakdownsOperation, getAdBreakdowns as DataFunction, orgReach, params),
+      cacheable: isCacheable(adsBreakdownsOperation.id),
     });
   }
   // Under load, the heaviest case of each endpoint only: the whole organisation over a year.

@@ -1,5 +1,5 @@
-// The benchmark's database: seeded once at the `large` scale with a fixed seed and end date, so every
-// run measures the same rows. A comment on the database says what it holds: `seeding` while it is being
+// The benchmark's databases: seeded once at the `large` scale (and at the `demo` scale, for how time
+// grows with the data) with a fixed seed and end date, so every run measures the same rows. A comment on the database says what it holds: `seeding` while it is being
 // filled, the seed options and migrations once complete. A benchmark database in any other state (a
 // seed that crashed half-way, older migrations) is dropped and seeded again; a database without such a
 // comment is not the benchmark's and is never dropped.
@@ -8,8 +8,17 @@ import { createHash } from 'node:crypto';
 import { applyMigrations, readMigrations } from '../../prisma/migrate';
 import { seedDatabase } from '../../prisma/seed/index';
 
-export const BENCH_SEED = { scale: 'large', seed: 1, endDate: '2026-06-30' } as const;
+export interface BenchSeed {
+  scale: 'large' | 'demo';
+  seed: number;
+  endDate: string;
+}
+
+export const BENCH_SEED = { scale: 'large', seed: 1, endDate: '2026-06-30' } as const satisfies BenchSeed;
 export const DEFAULT_BENCH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/metrics_bench';
+/** The same seed at the dashboard's realistic `demo` scale: the smaller side of the growth table. */
+export const GROWTH_SEED = { scale: 'demo', seed: 1, endDate: BENCH_SEED.endDate } as const satisfies BenchSeed;
+export const DEFAULT_GROWTH_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/metrics_bench_demo';
 
 function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
@@ -36,13 +45,13 @@ async function withMaintenance<T>(url: string, work: (client: pg.Client) => Prom
  * applying a migration to rows loaded before it is not always what a fresh seed would hold (a rollup
  * without a backfill stays empty), so the database is seeded again rather than migrated.
  */
-async function expectedMarker(): Promise<string> {
+async function expectedMarker(seed: BenchSeed): Promise<string> {
   const migrations = await readMigrations();
   const digest = createHash('sha256')
     .update(migrations.map((m) => `${m.name}:${m.checksum}`).join('\n'))
     .digest('hex')
     .slice(0, 16);
-  return `metrics bench: ${BENCH_SEED.scale} seed ${BENCH_SEED.seed} ending ${BENCH_SEED.endDate}, ${migrations.length} migrations ${digest}, complete`;
+  return `metrics bench: ${seed.scale} seed ${seed.seed} ending ${seed.endDate}, ${migrations.length} migrations ${digest}, complete`;
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -71,10 +80,10 @@ async function vacuumAnalyze(url: string): Promise<void> {
 
 const MARKER_PREFIX = 'metrics bench: ';
 
-/** Makes sure `url` holds the complete large dataset built with the current migrations; seeds it (a few minutes) when not. */
-export async function ensureBenchDatabase(url: string, log: (line: string) => void): Promise<void> {
+/** Makes sure `url` holds the complete dataset of `seed` built with the current migrations; seeds it (a few minutes at `large`) when not. */
+export async function ensureBenchDatabase(url: string, log: (line: string) => void, seed: BenchSeed = BENCH_SEED): Promise<void> {
   const name = databaseName(url);
-  const wanted = await expectedMarker();
+  const wanted = await expectedMarker(seed);
   const setMarker = (client: pg.Client, marker: string) => client.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS '${marker.replaceAll("'", "''")}'`);
   const upToDate = await withMaintenance(url, async (client) => {
     const marker = await currentMarker(client, name);
@@ -92,12 +101,12 @@ export async function ensureBenchDatabase(url: string, log: (line: string) => vo
     return false;
   });
   if (upToDate) {
-    log(`database ${name} is seeded (${BENCH_SEED.scale}, seed ${BENCH_SEED.seed}, ending ${BENCH_SEED.endDate}) with the current migrations`);
+    log(`database ${name} is seeded (${seed.scale}, seed ${seed.seed}, ending ${seed.endDate}) with the current migrations`);
     return;
   }
   await applyMigrations(url, log);
-  log(`seeding ${BENCH_SEED.scale} data (a few minutes on 2 cores)`);
-  const result = await seedDatabase(url, { ...BENCH_SEED, log: (line) => log(`  seed: ${line}`) });
+  log(`seeding ${seed.scale} data${seed.scale === 'large' ? ' (a few minutes on 2 cores)' : ''}`);
+  const result = await seedDatabase(url, { ...seed, log: (line) => log(`  seed: ${line}`) });
   log(`seeded in ${(result.elapsedMs / 1000).toFixed(0)} s: ${Object.values(result.counts).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows`);
   log('vacuuming and analyzing (as autovacuum would, and it may be off on this server)');
   await vacuumAnalyze(url);

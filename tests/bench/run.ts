@@ -1,6 +1,8 @@
 // npm run bench [-- --no-build] [-- --only <text>]
-// Measures every REST endpoint of the production server on the `large` dataset against its floor (the
-// endpoint's data function run in-process), prints a table and writes bench-results/bench-<time>.json,
+// Measures every REST endpoint of the production server on the `large` dataset: its cold path (a server
+// with the response cache off) against its floor (the endpoint's data function run in-process), and its
+// warm path (a second server with the cache on, repeated queries); then how the cold path grows from
+// 30 to 366 days and from the `demo` dataset to `large`. Prints a table and writes bench-results/bench-<time>.json,
 // the plans of the slowest statements (explain-<time>.txt), copies of both as latest.json and
 // latest-explain.txt, and the README's performance section as latest.md. The load generator and the
 // floor run on the same machine as the server and PostgreSQL, so every figure includes their competition
@@ -14,18 +16,20 @@ import { parseArgs } from 'node:util';
 import { closeDb, sql } from '@/lib/db';
 import { addDays } from '@/lib/time/days';
 import type { BenchCase } from './cases';
-import { BENCH_SEED, DEFAULT_BENCH_DATABASE_URL, ensureBenchDatabase } from './database';
+import { BENCH_SEED, DEFAULT_BENCH_DATABASE_URL, DEFAULT_GROWTH_DATABASE_URL, ensureBenchDatabase, GROWTH_SEED } from './database';
 import { explainWork } from './explain';
 import { measureFloor } from './floor';
 import { mintKeyPool, type KeyPool } from './keys';
 import { measureToolAnswers, sizeTable, TOKEN_BUDGET } from './mcp-sizes';
 import { runAlternating, runLoad } from './load';
-import { consoleTable, platformLines, readmeSection } from './report';
-import { buildServer, startServer } from './server';
+import { consoleTable, growthTable, platformLines, readmeSection, type GrowthRow } from './report';
+import { buildServer, startServer, type RunningServer } from './server';
 import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
 import { caseMisses, platformCost, TARGETS, type CaseResult } from './targets';
 
-const PORT = 3199;
+const PORTS = { cold: 3199, warm: 3198, growth: 3197 } as const;
+/** The ranges of the growth table's "30 → 366 days" columns. */
+const GROWTH_DAYS = [30, 366] as const;
 const RESULTS_DIR = 'bench-results';
 const FLOOR_WARMUP_CALLS = 1;
 const SERVER_WARMUP_REQUESTS = 200;
@@ -72,8 +76,8 @@ async function warmUpServer(baseUrl: string, keys: KeyPool): Promise<void> {
 
 /** A case as the results record it: everything but its floor function. */
 function described(benchCase: BenchCase): CaseResult['case'] {
-  const { name, kind, endpoint, scope, days, connections, path } = benchCase;
-  return { name, kind, endpoint, scope, days, connections, path };
+  const { name, kind, endpoint, scope, days, connections, path, cacheable } = benchCase;
+  return { name, kind, endpoint, scope, days, connections, path, cacheable };
 }
 
 /**
@@ -96,24 +100,78 @@ async function measurePlatformPair(liveness: BenchCase, me: BenchCase, baseUrl: 
     floor: null,
     ratio: null,
     loadAverage: loadAverageAtStart,
-    misses: caseMisses(benchCase, loads[i]!, null),
+    warm: null,
+    misses: caseMisses(benchCase, loads[i]!, null, null),
   }));
 }
 
-async function measureCase(benchCase: BenchCase, baseUrl: string, keys: KeyPool): Promise<CaseResult> {
+/** The case's requests at its concurrency, after WARMUP_REQUESTS at c=1 whose p50 sizes the run. */
+async function measureLoad(benchCase: BenchCase, baseUrl: string, keys: KeyPool | null) {
+  const warmup = await runLoad({ baseUrl, path: benchCase.path, connections: 1, amount: WARMUP_REQUESTS, keys });
+  const size = caseSize(benchCase.connections, warmup.p50);
+  const load = await runLoad({ baseUrl, path: benchCase.path, connections: benchCase.connections, amount: size.requests, keys });
+  return { load, size };
+}
+
+/** The cold path and the floor; with `warmServer` and a cacheable case, the warm path too. */
+async function measureCase(benchCase: BenchCase, coldServer: RunningServer, warmServer: RunningServer | null, keys: KeyPool): Promise<CaseResult> {
   const floorWork = benchCase.floor;
   const keyed = benchCase.kind === 'liveness' ? null : keys;
-  const warmup = await runLoad({ baseUrl, path: benchCase.path, connections: 1, amount: WARMUP_REQUESTS, keys: keyed });
-  const size = caseSize(benchCase.connections, warmup.p50);
   const loadAverageAtStart = loadAverage();
-  const load = await runLoad({ baseUrl, path: benchCase.path, connections: benchCase.connections, amount: size.requests, keys: keyed });
+  const { load, size } = await measureLoad(benchCase, coldServer.url, keyed);
   let floor = null;
   if (floorWork) {
     for (let i = 0; i < FLOOR_WARMUP_CALLS; i++) await floorWork();
     floor = await measureFloor(floorWork, size.floorIterations, benchCase.connections);
   }
+  // The warm server's first warm-up request computes the answer and fills the cache; the rest are hits.
+  const warm = warmServer && benchCase.cacheable ? (await measureLoad(benchCase, warmServer.url, keyed)).load : null;
   const ratio = floor ? load.p50 / floor.p50 : null;
-  return { case: described(benchCase), load, floor, ratio, loadAverage: round(loadAverageAtStart), misses: caseMisses(benchCase, load, ratio) };
+  return { case: described(benchCase), load, floor, ratio, warm, loadAverage: round(loadAverageAtStart), misses: caseMisses(benchCase, load, ratio, warm) };
+}
+
+/** The cases of the growth tables: every ranged endpoint for the whole organisation at c=1 over GROWTH_DAYS. */
+const isGrowthCase = (c: Pick<BenchCase, 'kind' | 'scope' | 'connections' | 'days'>) => c.kind === 'data' && c.scope === 'org' && c.connections === 1 && (GROWTH_DAYS as readonly number[]).includes(c.days ?? 0);
+
+/** Pairs of results of one endpoint: `smaller` and `larger` picked by `side`. */
+function growthRows(results: CaseResult[], pick: (result: CaseResult) => 'smaller' | 'larger' | null): GrowthRow[] {
+  const byEndpoint = new Map<string, Partial<GrowthRow>>();
+  for (const result of results) {
+    const side = pick(result);
+    if (!side) continue;
+    const row = byEndpoint.get(result.case.endpoint) ?? { endpoint: result.case.endpoint };
+    row[side] = result;
+    byEndpoint.set(result.case.endpoint, row);
+  }
+  return [...byEndpoint.values()].filter((row): row is GrowthRow => Boolean(row.smaller && row.larger));
+}
+
+/**
+ * The growth cases again on the `demo` dataset, on a cold server of the same build: how the same
+ * queries' time grows with the data. Leaves lib/db pointed at the demo database (the run ends after it).
+ */
+async function measureOnDemoData(log: (line: string) => void): Promise<{ results: CaseResult[]; rowCounts: Record<string, number> }> {
+  const databaseUrl = process.env.BENCH_GROWTH_DATABASE_URL ?? DEFAULT_GROWTH_DATABASE_URL;
+  await closeDb();
+  process.env.DATABASE_URL = databaseUrl;
+  const { buildCases, loadFixtures } = await import('./cases');
+  const fixtures = await loadFixtures();
+  const cases = buildCases(fixtures).filter(isGrowthCase);
+  const rowCounts = (await datasetFacts()).rowCounts;
+  const keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + SERVER_WARMUP_REQUESTS, log);
+  const server = await startServer(databaseUrl, PORTS.growth, 'cold', log);
+  const results: CaseResult[] = [];
+  try {
+    await warmUpServer(server.url, keys);
+    for (const benchCase of cases) {
+      const result = await measureCase(benchCase, server, null, keys);
+      log(`[demo ${results.length + 1}/${cases.length}] ${benchCase.name}: p50 ${result.load.p50.toFixed(1)} ms, floor p50 ${result.floor?.p50.toFixed(1)} ms`);
+      results.push(result);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { results, rowCounts };
 }
 
 async function main(): Promise<number> {
@@ -125,6 +183,7 @@ async function main(): Promise<number> {
   log('the load generator and the floor measurements run on this same machine as the server and PostgreSQL');
 
   await ensureBenchDatabase(databaseUrl, log);
+  await ensureBenchDatabase(process.env.BENCH_GROWTH_DATABASE_URL ?? DEFAULT_GROWTH_DATABASE_URL, log, GROWTH_SEED);
   // The floor's data functions and the key minting use lib/db, which reads these on first use; the
   // server gets the same pool size so that the floor is measured with the same connection budget.
   process.env.DATABASE_URL = databaseUrl;
@@ -141,36 +200,42 @@ async function main(): Promise<number> {
   if (args.only) cases = cases.filter((c) => c.kind !== 'data' || c.name.includes(args.only!));
   log(`${cases.length} cases; one client = "${fixtures.client.name}"; ranges end ${BENCH_SEED.endDate}`);
 
-  const server = await startServer(databaseUrl, PORT, log);
+  const cold = await startServer(databaseUrl, PORTS.cold, 'cold', log);
+  const warm = await startServer(databaseUrl, PORTS.warm, 'warm', log).catch(async (error: unknown) => {
+    await cold.stop();
+    throw error;
+  });
   const results: CaseResult[] = [];
   let keys: KeyPool;
   try {
-    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + SERVER_WARMUP_REQUESTS, log);
-    await warmUpServer(server.url, keys);
+    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + 2 * SERVER_WARMUP_REQUESTS, log);
+    await warmUpServer(cold.url, keys);
+    await warmUpServer(warm.url, keys);
     for (const benchCase of cases) {
       let measured: CaseResult[];
       if (benchCase.kind === 'platform') continue; // measured with its liveness partner
       if (benchCase.kind === 'liveness') {
         const me = cases.find((c) => c.kind === 'platform' && c.connections === benchCase.connections)!;
-        measured = await measurePlatformPair(benchCase, me, server.url, keys);
+        measured = await measurePlatformPair(benchCase, me, cold.url, keys);
       } else {
-        measured = [await measureCase(benchCase, server.url, keys)];
+        measured = [await measureCase(benchCase, cold, warm, keys)];
       }
       for (const result of measured) {
         results.push(result);
-        const { load, floor } = result;
+        const { load, floor, warm: repeated } = result;
         log(
           `[${results.length}/${cases.length}] ${result.case.name} c=${result.case.connections}: ${load.requestsPerSecond.toFixed(1)} req/s, ` +
             `p50 ${load.p50.toFixed(1)} p95 ${load.p95.toFixed(1)} p99 ${load.p99.toFixed(1)} ms` +
             (floor ? `, floor p50 ${floor.p50.toFixed(1)} ms, ÷floor ${result.ratio!.toFixed(2)}` : '') +
+            (repeated ? `; warm p50 ${repeated.p50.toFixed(1)} p95 ${repeated.p95.toFixed(1)} ms` : '') +
             (result.misses.length ? `  MISS: ${result.misses.join('; ')}` : ''),
         );
       }
     }
   } finally {
-    await server.stop();
+    await Promise.all([cold.stop(), warm.stop()]);
   }
-  const memory = server.memory();
+  const memory = { cold: cold.memory(), warm: warm.memory() };
 
   // With the server stopped, so that the plans are not slowed by the load of the run itself.
   const slowest = results
@@ -186,26 +251,52 @@ async function main(): Promise<number> {
   log('MCP tool answers: each tool\'s default answer for the whole organisation over a year');
   const year = { from: addDays(BENCH_SEED.endDate, -365), to: BENCH_SEED.endDate };
   const toolAnswers = await measureToolAnswers({ id: fixtures.orgId, name: fixtures.orgName }, year);
+  log('growth: the whole organisation\'s cases over 30 and 366 days again on the demo dataset');
+  const demo = await measureOnDemoData(log);
+  const rangeGrowth = growthRows(results, (r) => (isGrowthCase(r.case) ? (r.case.days === GROWTH_DAYS[0] ? 'smaller' : 'larger') : null));
+  const dataGrowth = growthRows([...demo.results, ...results], (r) =>
+    isGrowthCase(r.case) && r.case.days === GROWTH_DAYS[1] ? (demo.results.includes(r) ? 'smaller' : 'larger') : null,
+  );
+  const rows = (counts: Record<string, number>) => Object.entries(counts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ');
+  const growth = [
+    `How the cold path grows (c=1, whole organisation, p50 and floor p50 in ms). From ${GROWTH_DAYS[0]} to ${GROWTH_DAYS[1]} days on \`${BENCH_SEED.scale}\`:`,
+    '',
+    growthTable(rangeGrowth, `${GROWTH_DAYS[0]}d`, `${GROWTH_DAYS[1]}d`),
+    '',
+    `From the \`${GROWTH_SEED.scale}\` dataset (${rows(demo.rowCounts)} rows) to \`${BENCH_SEED.scale}\`, ${GROWTH_DAYS[1]} days:`,
+    '',
+    growthTable(dataGrowth, GROWTH_SEED.scale, BENCH_SEED.scale),
+  ].join('\n');
+
   const platform = platformCost(results);
-  const invalid = results.filter((r) => r.misses.some((m) => m.startsWith('INVALID')));
+  const loads = [...results, ...demo.results].flatMap((r) => (r.warm ? [r.load, r.warm] : [r.load]));
   const statuses: Record<string, number> = {};
-  for (const r of results) for (const [status, n] of Object.entries(r.load.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
-  const rssMiss = memory.peakTreeRssMb >= TARGETS.peakRssMb;
+  for (const load of loads) for (const [status, n] of Object.entries(load.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const invalid = [...results, ...demo.results].filter((r) => r.misses.some((m) => m.startsWith('INVALID')));
+  const rssMisses = (['cold', 'warm'] as const).filter((path) => memory[path].peakTreeRssMb >= TARGETS.peakRssMb);
   const missed = [
     ...results.filter((r) => r.misses.length).map((r) => `${r.case.name} c=${r.case.connections}: ${r.misses.join('; ')}`),
+    ...invalid.filter((r) => demo.results.includes(r)).map((r) => `${r.case.name} on ${GROWTH_SEED.scale}: ${r.misses.join('; ')}`),
     ...(platform?.misses ?? []),
-    ...(rssMiss ? [`peak RSS ${memory.peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`] : []),
+    ...rssMisses.map((path) => `${path} server peak RSS ${memory[path].peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`),
     ...toolAnswers.filter((size) => size.tokens >= TOKEN_BUDGET).map((size) => `MCP ${size.tool}: ${size.tokens} tokens ≥ ${TOKEN_BUDGET}`),
   ];
   const toolAnswerSection = `MCP tool answers, default arguments, whole organisation, ${year.from}…${year.to}:\n\n${sizeTable(toolAnswers)}`;
 
-  const memoryLine = `server peak resident memory: ${memory.peakTreeRssMb.toFixed(0)} MB (next start process tree, sampled every 250 ms; highest VmHWM of one process ${memory.peakProcessHwmMb.toFixed(0)} MB; target < ${TARGETS.peakRssMb} MB)${rssMiss ? '  MISS' : ''}`;
+  const memoryLine =
+    `server peak resident memory (next start process tree, sampled every 250 ms; target < ${TARGETS.peakRssMb} MB): ` +
+    (['cold', 'warm'] as const)
+      .map((path) => `${path} ${memory[path].peakTreeRssMb.toFixed(0)} MB (highest VmHWM of one process ${memory[path].peakProcessHwmMb.toFixed(0)} MB)${rssMisses.includes(path) ? ' MISS' : ''}`)
+      .join(', ');
   const summary = [
     '',
     consoleTable(results),
     '',
     ...platformLines(platform),
     memoryLine,
+    '',
+    growth,
+    '',
     toolAnswerSection,
     `responses by status: ${Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}${statuses['429'] ? '' : ' (no 429: the rate limiter was on and never hit, the figures are valid)'}`,
     `keys: ${keys!.minted} minted, ${keys!.handedOut} requests sent with a key`,
@@ -222,17 +313,23 @@ async function main(): Promise<number> {
     finishedAt: new Date().toISOString(),
     command: 'npm run bench',
     machine: host,
-    note: 'The load generator (autocannon) and the floor measurements share the machine with the server and PostgreSQL.',
+    note: 'The load generator (autocannon) and the floor measurements share the machine with the servers and PostgreSQL.',
     loadAverage: { start: results[0]?.loadAverage ?? null, end: round(loadAverage()) },
     dataset,
     client: fixtures.client,
-    server: { buildSeconds: buildSeconds && round(buildSeconds, 0), port: PORT, poolSize: Number(process.env.DATABASE_POOL_SIZE), memoryMb: { peakTreeRss: round(memory.peakTreeRssMb, 0), peakProcessHwm: round(memory.peakProcessHwmMb, 0) } },
+    servers: {
+      buildSeconds: buildSeconds && round(buildSeconds, 0),
+      ports: PORTS,
+      poolSize: Number(process.env.DATABASE_POOL_SIZE),
+      memoryMb: Object.fromEntries((['cold', 'warm'] as const).map((path) => [path, { peakTreeRss: round(memory[path].peakTreeRssMb, 0), peakProcessHwm: round(memory[path].peakProcessHwmMb, 0) }])),
+    },
     floorDefinition: 'The endpoint\'s data function (lib/metrics/**, lib/account/clients) called in-process with the parsed query and the reach; no HTTP, proxy, auth, rate limit, reach lookup or JSON serialisation.',
     settings: { maxRequests: AMOUNT, platformRequests: PLATFORM_AMOUNT, maxFloorIterations: FLOOR_ITERATIONS, minSamples: MIN_SAMPLES, warmupRequests: WARMUP_REQUESTS },
     targets: TARGETS,
     statuses,
     platform,
     cases: results,
+    growth: { demoRowCounts: demo.rowCounts, demoCases: demo.results },
     mcpToolAnswers: toolAnswers,
     missed,
   };
@@ -251,6 +348,7 @@ async function main(): Promise<number> {
     dataset: `\`${BENCH_SEED.scale}\` scale, seed ${BENCH_SEED.seed}, ending ${BENCH_SEED.endDate} (${Object.entries(dataset.rowCounts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ')} rows)`,
     loadAverage: report.loadAverage,
     memoryLine,
+    growth,
     missed,
   });
   await writeFile(`${RESULTS_DIR}/latest.md`, `${readme}\n\n${toolAnswerSection}\n`);

@@ -72,18 +72,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(databaseUrl: string, port: number, log: (line: string) => void): Promise<RunningServer> {
+/**
+ * `cold`: the response cache off, so every request computes its answer (the cache would otherwise
+ * answer a case's repeated queries from memory after the first). `warm`: the cache at its default size.
+ */
+export type CachePath = 'cold' | 'warm';
+
+export async function startServer(databaseUrl: string, port: number, path: CachePath, log: (line: string) => void): Promise<RunningServer> {
   // No UPSTASH_* variables: the in-process limiter, as on a single-server deployment.
-  // The cold path: every request computes its answer (the response cache would otherwise answer the
-  // repeated queries of a case from memory after the first).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_DIST_DIR: DIST_DIR,
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-    RESPONSE_CACHE_MAX_BYTES: '0',
   };
+  if (path === 'cold') env.RESPONSE_CACHE_MAX_BYTES = '0';
+  else delete env.RESPONSE_CACHE_MAX_BYTES;
   delete env.UPSTASH_REDIS_REST_URL;
   delete env.UPSTASH_REDIS_REST_TOKEN;
   const child: ChildProcess = spawn(NEXT_BIN, ['start', '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -123,7 +128,7 @@ export async function startServer(databaseUrl: string, port: number, log: (line:
     if (Date.now() > deadline) throw new Error(`next start did not answer /api/health within 60 s:\n${output.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  log(`server up at ${url} (pid ${pid})`);
+  log(`${path} server (response cache ${path === 'cold' ? 'off' : 'on'}) up at ${url} (pid ${pid})`);
   return {
     url,
     pid,

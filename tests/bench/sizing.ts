@@ -34,8 +34,8 @@ export function caseSize(connections: 1 | 8, warmupP50Ms: number): { requests: n
   };
 }
 
-/** Requests the plan sends with a key at most (everything but the liveness route), warm-ups included. */
+/** Requests the plan sends with a key at most (everything but the liveness route), warm-ups and warm paths included. */
 export function plannedKeyedRequests(cases: BenchCase[]): number {
-  const amount = (c: BenchCase) => (c.kind === 'platform' ? PLATFORM_AMOUNT : AMOUNT)[c.connections];
-  return cases.filter((c) => c.kind !== 'liveness').reduce((sum, c) => sum + amount(c) + WARMUP_REQUESTS, 0);
+  const amount = (c: BenchCase) => (c.kind === 'platform' ? PLATFORM_AMOUNT : AMOUNT)[c.connections] + WARMUP_REQUESTS;
+  return cases.filter((c) => c.kind !== 'liveness').reduce((sum, c) => sum + amount(c) * (c.cacheable ? 2 : 1), 0);
 }

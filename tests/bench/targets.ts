@@ -1,13 +1,17 @@
-// The targets of issue 7 for this 2-core machine on the `large` dataset, checked against one run.
+// The performance targets for this 2-core machine on the `large` dataset, checked against one run.
 import type { BenchCase } from './cases';
 import type { FloorResult } from './floor';
 import type { LoadResult } from './load';
 
 export const TARGETS = {
+  /** Cold path (response cache off), every data case. */
   p95MsAtC1: 100,
   p95MsAtC8: 400,
   heaviestRequestsPerSecondAtC8: 40,
+  /** Cold path, whole-organisation cases: endpoint p50 ÷ its data function's p50. */
   maxEndpointToFloor: 1.5,
+  /** Warm path (response cache on), a repeated query of a cached endpoint. */
+  warmP95Ms: 30,
   meToLivenessThroughput: 0.6,
   meP50OverLivenessMs: 3,
   peakRssMb: 500,
@@ -18,28 +22,35 @@ export const HEAVIEST_CASE = '/ads/overview org 366d';
 
 export interface CaseResult {
   case: Omit<BenchCase, 'floor'>;
+  /** The cold path: a server with the response cache off. */
   load: LoadResult;
   floor: FloorResult | null;
   /** Endpoint p50 ÷ floor p50, both at the case's concurrency. */
   ratio: number | null;
+  /** The warm path: the same requests to a server with the cache on, after one that filled it (cacheable cases only). */
+  warm: LoadResult | null;
   loadAverage: number;
   misses: string[];
 }
 
-/** The targets this one case misses (empty: all met). */
-export function caseMisses(benchCase: BenchCase, load: LoadResult, ratio: number | null): string[] {
-  const misses: string[] = [];
+function invalid(load: LoadResult): string | null {
   const non200 = Object.entries(load.statuses).filter(([status]) => status !== '200');
-  if (non200.length > 0 || load.errors > 0) {
-    misses.push(`INVALID: ${non200.map(([s, n]) => `${n}× ${s}`).join(', ')}${load.errors ? ` ${load.errors} errors` : ''}`);
-  }
+  if (non200.length === 0 && load.errors === 0) return null;
+  return `INVALID: ${non200.map(([s, n]) => `${n}× ${s}`).join(', ')}${load.errors ? ` ${load.errors} errors` : ''}`;
+}
+
+/** The targets this one case misses (empty: all met). */
+export function caseMisses(benchCase: BenchCase, load: LoadResult, ratio: number | null, warm: LoadResult | null): string[] {
+  const misses = [invalid(load), warm && invalid(warm)].filter((miss): miss is string => miss !== null);
   if (benchCase.kind !== 'data') return misses;
   const p95Limit = benchCase.connections === 1 ? TARGETS.p95MsAtC1 : TARGETS.p95MsAtC8;
   if (load.p95 >= p95Limit) misses.push(`p95 ≥ ${p95Limit} ms`);
-  if (ratio !== null && ratio >= TARGETS.maxEndpointToFloor) misses.push(`÷floor ≥ ${TARGETS.maxEndpointToFloor}`);
+  // The ratio is a target for the whole organisation's answers; for one client or one entity it is shown only.
+  if (benchCase.scope === 'org' && ratio !== null && ratio >= TARGETS.maxEndpointToFloor) misses.push(`÷floor ≥ ${TARGETS.maxEndpointToFloor}`);
   if (benchCase.connections === 8 && benchCase.name === HEAVIEST_CASE && load.requestsPerSecond < TARGETS.heaviestRequestsPerSecondAtC8) {
     misses.push(`< ${TARGETS.heaviestRequestsPerSecondAtC8} req/s`);
   }
+  if (warm && warm.p95 >= TARGETS.warmP95Ms) misses.push(`warm p95 ≥ ${TARGETS.warmP95Ms} ms`);
   return misses;
 }
 
