@@ -9,6 +9,7 @@
 // for the same cores.
 //   --no-build    reuse the last build in .next-bench/ (only when the code has not changed since)
 //   --only TEXT   run only the cases whose name contains TEXT (the liveness route and /me always run)
+// BENCH_DATABASE_URL and BENCH_GROWTH_DATABASE_URL name other databases for the `large` and `demo` data.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -133,7 +134,7 @@ async function measureCase(benchCase: BenchCase, coldServer: RunningServer, warm
 /** The cases of the growth tables: every ranged endpoint for the whole organisation at c=1 over GROWTH_DAYS. */
 const isGrowthCase = (c: Pick<BenchCase, 'kind' | 'scope' | 'connections' | 'days'>) => c.kind === 'data' && c.scope === 'org' && c.connections === 1 && (GROWTH_DAYS as readonly number[]).includes(c.days ?? 0);
 
-/** Pairs of results of one endpoint: `smaller` and `larger` picked by `side`. */
+/** Pairs of results of one endpoint: which is `smaller` and which `larger` is told by `pick` (null: neither). */
 function growthRows(results: CaseResult[], pick: (result: CaseResult) => 'smaller' | 'larger' | null): GrowthRow[] {
   const byEndpoint = new Map<string, Partial<GrowthRow>>();
   for (const result of results) {
