@@ -45,13 +45,13 @@ const insightsExpected = (period: Period) => `
          sum(impressions)::text AS impressions, sum(clicks)::text AS clicks, sum(link_clicks)::text AS link_clicks,
          sum(reach)::text AS reach_sum, max(reach)::text AS reach_peak, sum(results)::text AS results,
          sum(video_views)::text AS video_views, sum(video_p100)::text AS video_p100, sum(purchase_value)::text AS purchase_value,
-         account_id, campaign_id, ad_set_id, ad_id
+         account_id, campaign_id, ad_set_id, ad_id, true AS spend_float_is_spend
     FROM ad_insights_daily WHERE org_id = $1
    GROUP BY level, entity_id, ${PERIODS[period]}, coalesce(result_type, ''), account_id, campaign_id, ad_set_id, ad_id`;
 const insightsActual = (period: Period) => `
   SELECT level::text, entity_id, ${PERIOD_COLUMN[period]}::text, result_type, days, spend::text, reported_spend::text, impressions::text, clicks::text,
          link_clicks::text, reach_sum::text, reach_peak::text, results::text, video_views::text, video_p100::text, purchase_value::text,
-         account_id, campaign_id, ad_set_id, ad_id
+         account_id, campaign_id, ad_set_id, ad_id, spend_float = spend::float8
     FROM ad_insights_${period} WHERE org_id = $1`;
 const ORG_DAILY_EXPECTED = `
   SELECT level::text, date::text, coalesce(result_type, '') AS result_type, count(*)::int AS row_count, sum(spend)::text AS spend,
