@@ -1,9 +1,9 @@
 // The ads rollups (ad_insights_monthly and _tenday, ad_insights_org_daily, ad_account_breakdowns_monthly
-// and _tenday) are kept by database triggers: they must equal the daily rows after the seed's COPY and
-// after any insert, update (also one moving a row to another month or entity) and delete; and the
-// endpoints, which read whole months and whole ten-day blocks from the rollups and the other days from
-// the daily tables, must give over ranges with partial months exactly the figures computed from the
-// daily rows.
+// and _tenday, ad_account_breakdowns_org_monthly and _org_tenday) are kept by database triggers: they
+// must equal the daily rows after the seed's COPY and after any insert, update (also one moving a row
+// to another month or entity) and delete; and the endpoints, which read whole months and whole ten-day
+// blocks from the rollups and the other days from the daily tables, must give over ranges with partial
+// months exactly the figures computed from the daily rows.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
@@ -45,13 +45,13 @@ const insightsExpected = (period: Period) => `
          sum(impressions)::text AS impressions, sum(clicks)::text AS clicks, sum(link_clicks)::text AS link_clicks,
          sum(reach)::text AS reach_sum, max(reach)::text AS reach_peak, sum(results)::text AS results,
          sum(video_views)::text AS video_views, sum(video_p100)::text AS video_p100, sum(purchase_value)::text AS purchase_value,
-         account_id, campaign_id, ad_set_id, ad_id
+         account_id, campaign_id, ad_set_id, ad_id, true AS spend_float_is_spend
     FROM ad_insights_daily WHERE org_id = $1
    GROUP BY level, entity_id, ${PERIODS[period]}, coalesce(result_type, ''), account_id, campaign_id, ad_set_id, ad_id`;
 const insightsActual = (period: Period) => `
   SELECT level::text, entity_id, ${PERIOD_COLUMN[period]}::text, result_type, days, spend::text, reported_spend::text, impressions::text, clicks::text,
          link_clicks::text, reach_sum::text, reach_peak::text, results::text, video_views::text, video_p100::text, purchase_value::text,
-         account_id, campaign_id, ad_set_id, ad_id
+         account_id, campaign_id, ad_set_id, ad_id, spend_float = spend::float8
     FROM ad_insights_${period} WHERE org_id = $1`;
 const ORG_DAILY_EXPECTED = `
   SELECT level::text, date::text, coalesce(result_type, '') AS result_type, count(*)::int AS row_count, sum(spend)::text AS spend,
@@ -72,6 +72,16 @@ const breakdownsActual = (period: Period) => `
   SELECT account_id, breakdown::text, ${PERIOD_COLUMN[period]}::text, key1, key2, days, spend::text, impressions::text, clicks::text, reach_peak::text
     FROM ad_account_breakdowns_${period} WHERE org_id = $1`;
 
+// The per-organisation breakdown rollups: the sums over every account of the organisation.
+const orgBreakdownsExpected = (period: Period) => `
+  SELECT breakdown::text, ${PERIODS[period]}::text AS period, key1, key2, count(*)::int AS row_count,
+         sum(spend)::text AS spend, sum(impressions)::text AS impressions, sum(clicks)::text AS clicks
+    FROM ad_account_breakdowns_daily WHERE org_id = $1
+   GROUP BY breakdown, ${PERIODS[period]}, key1, key2`;
+const orgBreakdownsActual = (period: Period) => `
+  SELECT breakdown::text, ${PERIOD_COLUMN[period]}::text, key1, key2, row_count, spend::text, impressions::text, clicks::text
+    FROM ad_account_breakdowns_org_${period} WHERE org_id = $1`;
+
 async function differences(orgId: string, expected: string, actual: string) {
   const [missing, extra] = await Promise.all([
     sql(`${expected} EXCEPT ALL ${actual}`, [orgId]),
@@ -86,6 +96,7 @@ async function expectRollupsMatchDaily(orgId: string): Promise<void> {
   for (const period of ['monthly', 'tenday'] as const) {
     expect(await differences(orgId, insightsExpected(period), insightsActual(period)), `ad_insights_${period}`).toEqual(none);
     expect(await differences(orgId, breakdownsExpected(period), breakdownsActual(period)), `ad_account_breakdowns_${period}`).toEqual(none);
+    expect(await differences(orgId, orgBreakdownsExpected(period), orgBreakdownsActual(period)), `ad_account_breakdowns_org_${period}`).toEqual(none);
   }
   expect(await differences(orgId, ORG_DAILY_EXPECTED, ORG_DAILY_ACTUAL)).toEqual(none);
 }
@@ -94,7 +105,9 @@ async function rollupCount(orgId: string): Promise<number> {
   const [row] = await sql<{ n: number }>(
     `SELECT (SELECT count(*) FROM ad_insights_monthly WHERE org_id = $1) + (SELECT count(*) FROM ad_insights_org_daily WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_breakdowns_monthly WHERE org_id = $1)
-          + (SELECT count(*) FROM ad_insights_tenday WHERE org_id = $1) + (SELECT count(*) FROM ad_account_breakdowns_tenday WHERE org_id = $1) AS n`,
+          + (SELECT count(*) FROM ad_insights_tenday WHERE org_id = $1) + (SELECT count(*) FROM ad_account_breakdowns_tenday WHERE org_id = $1)
+          + (SELECT count(*) FROM ad_account_breakdowns_org_monthly WHERE org_id = $1)
+          + (SELECT count(*) FROM ad_account_breakdowns_org_tenday WHERE org_id = $1) AS n`,
     [orgId],
   );
   return Number(row!.n);

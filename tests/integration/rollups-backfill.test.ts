@@ -6,7 +6,12 @@ import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
 import { createDatabase, dropDatabase } from '../support/database';
 
-const REAPPLIED = ['20261122110000_web_store_rollups', '20261122120000_web_store_tenday_rollups', '20261122130000_ads_tenday_rollups'];
+const REAPPLIED = [
+  '20261122110000_web_store_rollups',
+  '20261122120000_web_store_tenday_rollups',
+  '20261122130000_ads_tenday_rollups',
+  '20261125042700_ads_breakdowns_org_rollups',
+];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
   { monthly: 'analytics_dimensions_monthly', tenDay: 'analytics_dimensions_tenday', daily: 'analytics_dimensions_daily', group: 'analytics_property_id, dimension, key', measure: 'sessions' },
@@ -17,7 +22,11 @@ const ADS_ROLLUPS = [
   { monthly: 'ad_insights_monthly', tenDay: 'ad_insights_tenday', daily: 'ad_insights_daily', group: "level, entity_id, coalesce(result_type, '')", measure: 'spend' },
   { monthly: 'ad_account_breakdowns_monthly', tenDay: 'ad_account_breakdowns_tenday', daily: 'ad_account_breakdowns_daily', group: 'account_id, breakdown, key1, key2', measure: 'spend' },
 ];
-const ROLLUPS = [...WEB_STORE_ROLLUPS, ...ADS_ROLLUPS];
+/** Summed over the accounts of an organisation, from the per-account rollups. */
+const ORG_ROLLUPS = [
+  { monthly: 'ad_account_breakdowns_org_monthly', tenDay: 'ad_account_breakdowns_org_tenday', daily: 'ad_account_breakdowns_daily', group: 'org_id, breakdown, key1, key2', measure: 'spend' },
+];
+const ROLLUPS = [...WEB_STORE_ROLLUPS, ...ADS_ROLLUPS, ...ORG_ROLLUPS];
 
 describe('rollup migrations on a database that already has data', () => {
   let database: { name: string; url: string };
@@ -29,9 +38,12 @@ describe('rollup migrations on a database that already has data', () => {
     await seedDatabase(database.url, { scale: 'tiny', seed: 3, endDate: '2026-03-31' });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    // Undo the web/store rollup migrations and the ads ten-day one while keeping the data, then apply
-    // them again (the ads monthly rollups stay: the ads ten-day migration rebuilds them from the blocks).
-    await client.query(`DROP TABLE ${[...WEB_STORE_ROLLUPS.flatMap((r) => [r.monthly, r.tenDay]), ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
+    // Undo the web/store rollup migrations, the ads ten-day one and the organisation one while keeping the
+    // data, then apply them again (the ads monthly rollups stay: the ads ten-day migration rebuilds them
+    // from the blocks).
+    const dropped = [...WEB_STORE_ROLLUPS, ...ORG_ROLLUPS].flatMap((r) => [r.monthly, r.tenDay]);
+    await client.query(`DROP TABLE ${[...dropped, ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
+    await client.query(`DROP FUNCTION ad_account_breakdowns_org_recompute`);
     await client.query(`TRUNCATE ${ADS_ROLLUPS.map((r) => r.monthly).join(', ')}`);
     await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);
     for (const r of WEB_STORE_ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);

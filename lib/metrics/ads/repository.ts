@@ -3,12 +3,13 @@
 // parsed by mapping.ts. Every statement filters ad_insights_daily by org, level and date first, so that
 // it runs on the (org_id, level, date), (account_id, level, date) or primary-key index.
 // Figures over a range that need no daily detail are read from the rollups (ad_insights_monthly and
-// _tenday, ad_account_breakdowns_monthly and _tenday; kept exact by database triggers, see migrations
-// 20261122100000_ads_rollups and 20261122130000_ads_tenday_rollups): the whole IST months inside the
-// range from the monthly rollup, the whole ten-day blocks of its partial months from the ten-day one,
-// the other days from the daily table (see range-split.ts), UNION ALL, then aggregated per entity or
-// key. Peaks (reach) are the max of the parts. The daily series of a whole organisation come from
-// ad_insights_org_daily (same triggers).
+// _tenday, ad_account_breakdowns_monthly and _tenday, and for a whole organisation's breakdown sums
+// ad_account_breakdowns_org_monthly and _org_tenday; kept exact by database triggers, see migrations
+// 20261122100000_ads_rollups, 20261122130000_ads_tenday_rollups and 20261125042700_ads_breakdowns_org_rollups):
+// the whole IST months inside the range from the monthly rollup, the whole ten-day blocks of its partial
+// months from the ten-day one, the other days from the daily table (see range-split.ts), UNION ALL, then
+// aggregated per entity or key. Peaks (reach) are the max of the parts. The daily series of a whole
+// organisation come from ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql, SqlParams } from '../../db';
@@ -271,49 +272,59 @@ export interface BreakdownSumsRow {
 }
 
 /**
- * The overview widgets' account-level breakdowns over the range: whole months and ten-day blocks from
- * ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)), the other days
- * from the daily table (index (org_id, breakdown, date)). Platforms and placements are summed per key
- * directly. Age and gender also report reach: first the peak per account and key (max of the parts),
- * then summed over the accounts (different accounts reach different people, the same account on
- * different days largely the same ones), so only those rows are grouped per account as well.
+ * The overview widgets' account-level breakdowns over the range, summed per key: whole months and
+ * ten-day blocks from the rollups, the other days from the daily table (index (org_id, breakdown, date)).
+ * A whole organisation's sums come from ad_account_breakdowns_org_monthly and _org_tenday (already summed
+ * over its accounts: a few dozen rows per month instead of one per account and key); a set of accounts'
+ * from ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)). Age and
+ * gender also report reach, which is never summed over days: first the peak per account and key (max of
+ * the per-account parts), then summed over the accounts (different accounts reach different people, the
+ * same account on different days largely the same ones).
  */
 export function accountBreakdownSums(orgId: string, accountIds: string[] | null, from: string, to: string): Promise<BreakdownSumsRow[]> {
   const p = new SqlParams();
   const org = p.add(orgId);
   const accounts = p.add(accountIds);
   const ranges = rangeParts(p, { from, to });
-  const rowsOf = (breakdowns: BreakdownSumsRow['breakdown'][]) => {
-    const scope = (alias: string) =>
-      `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN (${breakdowns.map((b) => `'${b}'`).join(', ')})
-             AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
-    return ranges
-      .map(({ source, from: partFrom, to: partTo }) =>
-        source.daily
-          ? `SELECT b.account_id, b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks, b.reach
-              FROM ad_account_breakdowns_daily b
-             WHERE ${scope('b')} AND b.date BETWEEN ${partFrom}::date AND ${partTo}::date`
-          : `SELECT m.account_id, m.breakdown, m.key1, m.key2, m.spend, m.impressions, m.clicks, m.reach_peak AS reach
-              FROM ad_account_breakdowns_${source.rollup} m
-             WHERE ${scope('m')} AND m.${source.period} BETWEEN ${partFrom}::date AND ${partTo}::date`,
-      )
-      .join('\n UNION ALL\n');
-  };
+  const breakdownsIn = (alias: string, breakdowns: BreakdownSumsRow['breakdown'][]) =>
+    `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN (${breakdowns.map((b) => `'${b}'`).join(', ')})`;
+  const inAccounts = (alias: string) => ` AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
+  const between = (alias: string, column: string, partFrom: string, partTo: string) =>
+    ` AND ${alias}.${column} BETWEEN ${partFrom}::date AND ${partTo}::date`;
+  const sumParts = ranges
+    .map(({ source, from: partFrom, to: partTo }) => {
+      const where = breakdownsIn('b', ['age_gender', 'platform', 'placement']);
+      if (source.daily) {
+        return `SELECT b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks FROM ad_account_breakdowns_daily b
+             WHERE ${where}${inAccounts('b')}${between('b', 'date', partFrom, partTo)}`;
+      }
+      // The organisation's rollups have no account column: they serve only a request for every account.
+      const [table, narrowing] = accountIds === null ? [`org_${source.rollup}`, ''] : [source.rollup, inAccounts('b')];
+      return `SELECT b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks FROM ad_account_breakdowns_${table} b
+             WHERE ${where}${narrowing}${between('b', source.period, partFrom, partTo)}`;
+    })
+    .join('\n UNION ALL\n');
+  const reachParts = ranges
+    .map(({ source, from: partFrom, to: partTo }) => {
+      const where = `${breakdownsIn('b', ['age_gender'])}${inAccounts('b')}`;
+      return source.daily
+        ? `SELECT b.account_id, b.key1, b.key2, b.reach FROM ad_account_breakdowns_daily b
+             WHERE ${where}${between('b', 'date', partFrom, partTo)}`
+        : `SELECT b.account_id, b.key1, b.key2, b.reach_peak AS reach FROM ad_account_breakdowns_${source.rollup} b
+             WHERE ${where}${between('b', source.period, partFrom, partTo)}`;
+    })
+    .join('\n UNION ALL\n');
   return sql<BreakdownSumsRow>(
-    `SELECT k.breakdown::text AS breakdown, k.key1, k.key2, k.spend::text AS spend, k.impressions::text AS impressions,
-            k.clicks::text AS clicks, k.reach::text AS reach
-       FROM (SELECT r.breakdown, r.key1, r.key2, sum(r.spend) AS spend, sum(r.impressions) AS impressions,
-                    sum(r.clicks) AS clicks, NULL::numeric AS reach
-               FROM (${rowsOf(['platform', 'placement'])}) r
-              GROUP BY r.breakdown, r.key1, r.key2
-             UNION ALL
-             SELECT 'age_gender', a.key1, a.key2, sum(a.spend), sum(a.impressions), sum(a.clicks), sum(a.reach)
-               FROM (SELECT r.key1, r.key2, sum(r.spend) AS spend, sum(r.impressions) AS impressions, sum(r.clicks) AS clicks,
-                            max(r.reach) AS reach
-                       FROM (${rowsOf(['age_gender'])}) r
-                      GROUP BY r.account_id, r.key1, r.key2) a
-              GROUP BY a.key1, a.key2) k
-      ORDER BY k.breakdown, k.spend DESC, k.key1 COLLATE "C", k.key2 COLLATE "C"`,
+    `SELECT s.breakdown::text AS breakdown, s.key1, s.key2, s.spend::text AS spend, s.impressions::text AS impressions,
+            s.clicks::text AS clicks, r.reach::text AS reach
+       FROM (SELECT x.breakdown, x.key1, x.key2, sum(x.spend) AS spend, sum(x.impressions) AS impressions, sum(x.clicks) AS clicks
+               FROM (${sumParts}) x
+              GROUP BY x.breakdown, x.key1, x.key2) s
+       LEFT JOIN (SELECT a.key1, a.key2, sum(a.reach) AS reach
+                    FROM (SELECT y.key1, y.key2, max(y.reach) AS reach FROM (${reachParts}) y GROUP BY y.account_id, y.key1, y.key2) a
+                   GROUP BY a.key1, a.key2) r
+         ON s.breakdown = 'age_gender' AND r.key1 = s.key1 AND r.key2 = s.key2
+      ORDER BY s.breakdown, s.spend DESC, s.key1 COLLATE "C", s.key2 COLLATE "C"`,
     p.values,
   );
 }
@@ -376,10 +387,12 @@ const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
  * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
  * from the rollup parts of the range (see the file header), in two passes:
  * 1. every entity's spend, summed as float8 from index-only scans of (org_id|account_id, level, period,
- *    entity_id, spend): a whole organisation has tens of thousands of ads, and a float sum and a bounded
- *    sort of floats cost a fraction of numeric ones. The days of the range's
- *    partial ten-day blocks are read as blocks less days where that reads fewer rows (daysAsBlocks). The
- *    entities whose float spend reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
+ *    entity_id, spend_float) of the rollups (spend_float: the spend as float8, generated by the database,
+ *    because a cast at query time costs more than the grouping) and (…, date, entity_id, spend) of the
+ *    daily table: a whole organisation has tens of thousands of ads, and a float sum and a bounded sort
+ *    of floats cost a fraction of numeric ones. The days of the range's partial ten-day blocks are read
+ *    as blocks less days where that reads fewer rows (daysAsBlocks). The entities whose float spend
+ *    reaches the `limit`-th one (less RANKING_MARGIN) are the candidates;
  * 2. for the candidates only, re-read through the primary key (level, entity_id, period), the exact sums,
  *    the dominant result type (most spend; ties alphabetical) with that type's results, and the exact order
  *    with the names, looked up per candidate.
@@ -410,7 +423,7 @@ export function entityAggregates(
       .join('\n UNION ALL\n');
   const spendParts = parts(
     rangeParts(p, range, { daysAsBlocks: true }),
-    (minus) => ({ daily: `i.entity_id, ${minus}i.spend AS spend`, rollup: `m.entity_id, ${minus}m.spend AS spend` }),
+    (minus) => ({ daily: `i.entity_id, (${minus}i.spend)::float8 AS spend`, rollup: `m.entity_id, ${minus}m.spend_float AS spend` }),
     search,
   );
   // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
@@ -429,7 +442,7 @@ export function entityAggregates(
   const hasAdSet = rows.level === 'ad';
   return sql<EntityAggregateRow>(
     `WITH spend AS (
-       SELECT parts.entity_id, sum(parts.spend::float8) AS spend
+       SELECT parts.entity_id, sum(parts.spend) AS spend
          FROM (${spendParts}) parts
         GROUP BY parts.entity_id),
      cutoff AS (
