@@ -24,12 +24,8 @@ const nextConfig: NextConfig = {
   // A separate build folder lets a test server be built beside a developer's own (tests/run.sh uses it).
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   poweredByHeader: false,
-  // Next.js gzips every response itself (level 6: a route cannot set its own Content-Encoding, Next.js
-  // drops it), except those marked no-transform, as API answers under 1 KiB are (lib/http/responses.ts).
-  // Kept on by default, so that a large list reaches a client that talks to the app directly at a
-  // fifth of its size; `HTTP_COMPRESSION=off` (read at start) leaves compression to a reverse proxy in
-  // front, which can use a cheaper level.
-  compress: process.env.HTTP_COMPRESSION !== 'off',
+  // Compression is the server's (scripts/server.mjs, at level 1): Next.js's own is fixed at level 6.
+  compress: false,
   typedRoutes: false,
   experimental: {
     // forbidden(): a refused server action is answered 403 with app/forbidden.tsx (lib/session/current.ts).

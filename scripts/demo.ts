@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   OpenAPI document: ${base}/api/v1/openapi.json
 `);
 
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT)], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url } });
+  const server = spawn(process.execPath, ['scripts/server.mjs', '-p', String(PORT)], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: url } });
   const shutdown = () => server.kill('SIGTERM');
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

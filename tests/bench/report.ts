@@ -91,7 +91,7 @@ export function readmeSection(results: CaseResult[], platform: PlatformCost | nu
   const { machine } = facts;
   return [
     `Measured ${facts.date} with \`npm run bench\` on ${machine.cpus} × ${machine.cpuModel} cores, ${machine.memoryGb} GB RAM (${machine.os}), Node ${machine.node}, PostgreSQL ${facts.postgres}.`,
-    `The load generator (autocannon), the floor measurements, the two servers (\`next start\`) and PostgreSQL all share these ${machine.cpus} cores;`,
+    `The load generator (autocannon), the floor measurements, the two servers (\`npm start\`) and PostgreSQL all share these ${machine.cpus} cores;`,
     `the machine's load average was ${facts.loadAverage.start ?? '–'} at the start and ${facts.loadAverage.end} at the end of the run (other work on the machine counts in every figure).`,
     '',
     `Dataset: ${facts.dataset}. Ranges end on the seed's end date; "org" reads the whole organisation, "client" one client.`,

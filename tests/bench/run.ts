@@ -285,7 +285,7 @@ async function main(): Promise<number> {
   const toolAnswerSection = `MCP tool answers, default arguments, whole organisation, ${year.from}…${year.to}:\n\n${sizeTable(toolAnswers)}`;
 
   const memoryLine =
-    `server peak resident memory (next start process tree, sampled every 250 ms; target < ${TARGETS.peakRssMb} MB): ` +
+    `server peak resident memory (server process tree, sampled every 250 ms; target < ${TARGETS.peakRssMb} MB): ` +
     (['cold', 'warm'] as const)
       .map((path) => `${path} ${memory[path].peakTreeRssMb.toFixed(0)} MB (highest VmHWM of one process ${memory[path].peakProcessHwmMb.toFixed(0)} MB)${rssMisses.includes(path) ? ' MISS' : ''}`)
       .join(', ');

@@ -1,11 +1,13 @@
-// The production server under test: `next build` into the benchmark's own folder, then `next start`,
-// with the peak resident memory of its whole process tree sampled from /proc while it runs.
+// The production server under test: `next build` into the benchmark's own folder, then `npm start`'s
+// server (scripts/server.mjs), with the peak resident memory of its whole process tree sampled from /proc while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export const DIST_DIR = '.next-bench';
 const NEXT_BIN = 'node_modules/.bin/next';
+/** The production server, as `npm start` runs it. */
+const SERVER_SCRIPT = 'scripts/server.mjs';
 const RSS_SAMPLE_MS = 250;
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
@@ -36,7 +38,7 @@ export async function buildServer(databaseUrl: string, log: (line: string) => vo
   return seconds;
 }
 
-/** Every process whose ancestry leads to `rootPid` (next start may fork its server). */
+/** Every process whose ancestry leads to `rootPid` (a server may fork). */
 function processTree(rootPid: number): number[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -91,7 +93,7 @@ export async function startServer(databaseUrl: string, port: number, path: Cache
   else delete env.RESPONSE_CACHE_MAX_BYTES;
   delete env.UPSTASH_REDIS_REST_URL;
   delete env.UPSTASH_REDIS_REST_TOKEN;
-  const child: ChildProcess = spawn(NEXT_BIN, ['start', '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [SERVER_SCRIPT, '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(chunk.toString());
@@ -119,13 +121,13 @@ export async function startServer(databaseUrl: string, port: number, path: Cache
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output.join('')}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output.join('')}`);
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`next start did not answer /api/health within 60 s:\n${output.join('')}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer /api/health within 60 s:\n${output.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   log(`${path} server (response cache ${path === 'cold' ? 'off' : 'on'}) up at ${url} (pid ${pid})`);

@@ -1,4 +1,4 @@
-// The MCP server on a real `next start` server, driven by both official client SDKs over Streamable
+// The MCP server on a real production server (`npm start`: scripts/server.mjs), driven by both official client SDKs over Streamable
 // HTTP: the seven tools as listed, every tool's answer equal to the REST answer for the same query,
 // bad arguments, reach (a restricted key, a member's OAuth grant), the 401 and 403 challenges, the
 // Origin check, CORS, the rate limit shared with REST, and the protected-resource metadata.

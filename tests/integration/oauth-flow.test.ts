@@ -1,5 +1,5 @@
 // The OAuth authorization server over HTTP with a real client library (oauth4webapi) against
-// `next start`: metadata, registration, the code flow with consent, refresh rotation and reuse
+// the production server: metadata, registration, the code flow with consent, refresh rotation and reuse
 // revocation, revocation, and every refusal with its exact OAuth error. The consent click itself is
 // the browser tests' (tests/e2e/oauth-consent.spec.ts); here the same form is posted over HTTP. Also
 // connected apps: who sees which grants, and revocation that works on the very next request, audited.

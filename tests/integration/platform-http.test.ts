@@ -1,4 +1,4 @@
-// HTTP-level behaviour on a real `next start` server: proxy.ts authenticates and rate-limits before any
+// HTTP-level behaviour on a real production server (`npm start`: scripts/server.mjs): proxy.ts authenticates and rate-limits before any
 // route runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
 // id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The response cache and the ETag on a real `next start` server (the cache on, its default) beside one
+// The response cache and the ETag on a real production server (`npm start`: scripts/server.mjs) (the cache on, its default) beside one
 // with the cache off: answers follow every write to an organisation's data (a sync, or a write without
 // one), never cross organisations or reaches, 304 only for an identical body, and the same bytes with
 // the cache off. Each organisation here is this file's own, so parallel files are not disturbed.

@@ -1,4 +1,4 @@
-// The social endpoints on a real `next start` server, behind proxy.ts: the rate-limit headers on every
+// The social endpoints on a real production server (`npm start`: scripts/server.mjs), behind proxy.ts: the rate-limit headers on every
 // response (the thumbnail's bytes and 304s included), and the thumbnail's own caching headers as a
 // client receives them after Next.js has merged the proxy's headers with the route's.
 import { createHash } from 'node:crypto';

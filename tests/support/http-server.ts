@@ -19,6 +19,8 @@ const BUILD_ID = path.join(ROOT, TEST_DIST_DIR, 'BUILD_ID');
 const LOCK = path.join(ROOT, `${TEST_DIST_DIR}.lock`);
 const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
 const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
+/** The production server, as `npm start` runs it. */
+const SERVER_SCRIPT = path.join(ROOT, 'scripts/server.mjs');
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -136,7 +138,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     ...options.env,
   };
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -147,7 +149,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {
       if ((await fetch(`${origin}/api/health`)).ok) break;
     } catch {
@@ -155,7 +157,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`next start did not become live within 60 s:\n${output}`);
+      throw new Error(`the server did not become live within 60 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

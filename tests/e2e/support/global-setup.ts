@@ -1,5 +1,6 @@
 // A real server for the browser tests: fresh database (migrated, demo data at scale `tiny`), a
-// production build in .next-e2e (its own folder, so a developer's .next is untouched) and `next start`.
+// production build in .next-e2e (its own folder, so a developer's .next is untouched) and `npm start`'s
+// server (scripts/server.mjs).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ const DIST_DIR = '.next-e2e';
 const SEED_END_DATE = '2026-06-30';
 
 const NEXT_BIN = 'node_modules/next/dist/bin/next';
+/** The production server, as `npm start` runs it. */
+const SERVER_SCRIPT = 'scripts/server.mjs';
 /**
  * The server's output, for tests that check what a request made it log. Written by the server itself
  * (no pipe in between), so what it logged before answering is in the file when the answer arrives.
@@ -48,7 +51,7 @@ async function assertPortFree(baseURL: string): Promise<void> {
 async function waitForServer(baseURL: string, server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with status ${server.exitCode}`);
+    if (server.exitCode !== null) throw new Error(`the server exited with status ${server.exitCode}`);
     try {
       const response = await fetch(new URL('/api/health', baseURL));
       if (response.status < 500) return;
@@ -81,7 +84,7 @@ export default async function globalSetup(config: FullConfig) {
     mkdirSync(path.dirname(SERVER_LOG), { recursive: true });
     const log = openSync(SERVER_LOG, 'w');
     console.log(`The app's output goes to ${SERVER_LOG}`);
-    server = spawn(process.execPath, [NEXT_BIN, 'start', '-p', port], {
+    server = spawn(process.execPath, [SERVER_SCRIPT, '-p', port], {
       detached: true,
       stdio: ['ignore', log, log],
       env: {
