@@ -1,5 +1,5 @@
-// Verifies the API key of a request. Used by proxy.ts for every /api/v1 request, and by the route
-// itself when a request arrives without the proxy's signed hand-off (so skipping the proxy reads nothing).
+// Verifies the API key of a request: the gate of every /api/v1 route (lib/http/route.ts), and the MCP
+// endpoint's when it is called with a key.
 import { preparedSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../http/errors';

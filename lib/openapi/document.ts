@@ -73,11 +73,14 @@ ${QUERY_RULES.map((rule) => `- ${rule}`).join('\n')}
 ## Responses
 Every JSON success is \`{ data, meta }\`. Every error is an RFC 9457 \`application/problem+json\` document whose
 \`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`; answers of 1 KiB or
-more are gzipped for a client that accepts it, smaller ones are sent as they are and marked \`no-transform\`. JSON successes
+more are compressed for a client that accepts it (Brotli when it accepts Brotli, else gzip), smaller ones are sent as
+they are and marked \`no-transform\`. JSON successes
 carry a strong \`ETag\` (a hash of the body's bytes): send it back as \`If-None-Match\` and an unchanged answer is a
 \`304 Not Modified\` without a body (it still counts against the rate limit). No CORS
-headers are sent, on purpose: call the API from a server. \`X-Request-Id\` identifies each request; quote it
-when reporting a 500.`;
+headers are sent, on purpose: call the API from a server; an \`OPTIONS\` request with a valid key is a 204 with
+\`Allow: GET, HEAD, OPTIONS\` and nothing else, and any other method is 405 with the same \`Allow\` (the API is
+read-only). A path under /api/v1 that is no endpoint is a 404 problem. \`X-Request-Id\` identifies each request;
+quote it when reporting a 500.`;
 
 /**
  * Named sub-schemas (`.meta({ id })`) and recursive ones, which zod puts in `$defs`, are lifted into

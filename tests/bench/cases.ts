@@ -109,7 +109,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
   const cases: BenchCase[] = [];
   const orgReach: Reach = { orgId: fixtures.orgId, clientIds: null };
   const clientReach: Reach = { orgId: fixtures.orgId, clientIds: [fixtures.client.id] };
-  // What proxy.ts hands the route for an unrestricted all-scope key; only orgId and clientIds are read by /clients.
+  // What the gate finds for an unrestricted all-scope key; only orgId and clientIds are read by /clients.
   const auth: AuthContext = {
     kind: 'api_key',
     keyId: '00000000-0000-0000-0000-000000000000',

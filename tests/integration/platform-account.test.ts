@@ -177,7 +177,7 @@ describe('unexpected failures', () => {
 
   it('are 500 internal with a request id and nothing of the error disclosed', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = restRoute({
+    const { GET: handler } = restRoute({
       ...meOperation,
       run: async () => {
         throw new Error('secret internals: password=hunter2 at /srv/app.ts:12');
@@ -195,7 +195,7 @@ describe('unexpected failures', () => {
 
   it('a database that cannot be reached is 503 unavailable with Retry-After', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = restRoute({
+    const { GET: handler } = restRoute({
       ...meOperation,
       run: async () => {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });

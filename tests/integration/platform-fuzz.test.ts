@@ -120,7 +120,7 @@ const rawQuery = (pieces: Piece[]) => pieces.map(({ name, value }) => (value ===
 
 /**
  * The parameters exactly as the app reads them. Next.js copies the query into a plain object before
- * the proxy and the routes see it, so a parameter named `__proto__` is lost on the way (it sets the
+ * the routes see it, so a parameter named `__proto__` is lost on the way (it sets the
  * object's prototype; vercel/next.js#97435): it is answered as if it were absent.
  */
 const decoded = (raw: string): [string, string][] => [...new URL(`http://fuzz.invalid/p?${raw}`).searchParams].filter(([name]) => name !== '__proto__');

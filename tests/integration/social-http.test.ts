@@ -1,6 +1,6 @@
-// The social endpoints on a real production server (`npm start`: scripts/server.mjs), behind proxy.ts: the rate-limit headers on every
-// response (the thumbnail's bytes and 304s included), and the thumbnail's own caching headers as a
-// client receives them after Next.js has merged the proxy's headers with the route's.
+// The social endpoints on a real production server (`npm start`: scripts/server.mjs): the rate-limit
+// headers on every response (the thumbnail's bytes and 304s included), and the thumbnail's own caching
+// headers as a client receives them (the API's no-store must not replace them).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { socialOverviewOperation, socialPostsOperation } from '@/lib/metrics/social/operations';
@@ -35,7 +35,7 @@ function expectRateLimited(response: Response, remaining: number) {
   expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 }
 
-describe('social endpoints behind the proxy', () => {
+describe('social endpoints over HTTP', () => {
   it('carry the rate-limit headers on JSON, image bytes, 304s and problems alike', async () => {
     const key = await mintKey({ orgId, scopes: ['social:read'] });
     let used = 0;
@@ -69,7 +69,7 @@ describe('social endpoints behind the proxy', () => {
     await expectProblem(await next('/api/v1/social/posts?from=2026-06-01&to=2026-06-30&limit=0'), 400, 'validation_failed');
   });
 
-  it("keep the thumbnail's own caching headers (the proxy's no-store must not replace them)", async () => {
+  it("keep the thumbnail's own caching headers (the API's no-store must not replace them)", async () => {
     const key = await mintKey({ orgId, scopes: ['social:read'] });
     const image = await server.request(`/api/v1/social/thumbnail?post=${post}`, { key });
     expect(image.status).toBe(200);

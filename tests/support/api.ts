@@ -1,6 +1,5 @@
 // Calls the API in-process: the request goes through the route handler exactly as Next.js would
-// call it, without the proxy (so the route authenticates the key itself, the path a request that
-// skipped the proxy takes). HTTP-level behaviour of the proxy is tested against a real server.
+// call it, its gate included. HTTP-level behaviour is tested against a real server.
 import type { Scope } from '@/lib/auth/scopes';
 import { createApiKey } from '@/lib/auth/api-keys';
 

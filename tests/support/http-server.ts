@@ -1,4 +1,4 @@
-// A real `next start` server for HTTP-level tests (proxy.ts, rate limits, headers on every response),
+// A real production server (`npm start`) for HTTP-level tests (the gate, rate limits, headers on every response),
 // against the run's test database and, by default, the Upstash stand-in in front of the real Redis.
 //
 // The build lives in its own folder (.next-test) so it never collides with a developer's .next. It is

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1.0 document, generated from the operations. Needs no key and is not rate-limited
-// (proxy.ts does not match this path). Like every endpoint it refuses parameters it does not know.
+// (the REST door's gate is not on this route). Like every endpoint it refuses parameters it does not know.
 import { z } from 'zod';
 import { ApiError } from '@/lib/http/errors';
 import { parseQuery } from '@/lib/http/query';

@@ -3,4 +3,4 @@ import { restRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = restRoute(socialPostsOperation);
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = restRoute(socialPostsOperation);

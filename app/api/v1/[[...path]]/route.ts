@@ -1,0 +1,5 @@
+import { unknownEndpointRoute } from '@/lib/http/route';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, OPTIONS, POST, PUT, PATCH, DELETE } = unknownEndpointRoute();
