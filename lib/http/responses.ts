@@ -89,9 +89,24 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   return false;
 }
 
+/**
+ * The bytes as a body, as they are. A Response built from a Buffer copies it first (undici guards the
+ * view against later writes): for a list of 500 ads that is 0.3 ms and half a megabyte of garbage per
+ * answer, which set off most garbage collections on the warm path; a stream of that one chunk is not
+ * copied. Nothing writes to these bytes: a cached answer's are shared by every request that sends them.
+ */
+function bodyOf(bytes: Buffer<ArrayBuffer>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
 /** JSON bytes as a 200, with the API's headers. */
 function jsonBytesResponse(bytes: Buffer<ArrayBuffer>, headers: Record<string, string>): Response {
-  return new Response(bytes, {
+  return new Response(bodyOf(bytes), {
     status: 200,
     headers: { ...apiHeaders(bytes.length), ...headers, 'Content-Type': 'application/json' },
   });
