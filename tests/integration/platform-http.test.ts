@@ -2,7 +2,7 @@
 // gate authenticates and rate-limits before anything else runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
 // id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
 import { createHash } from 'node:crypto';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
 import { sql } from '@/lib/db';
@@ -183,10 +183,13 @@ describe('authentication at the gate', () => {
     expect(large.status).toBe(200);
     expect(large.headers.get('content-encoding')).toBe('gzip');
     expect(large.headers.get('cache-control')).toBe('private, no-store');
-    const unzipped = gunzipSync(Buffer.from(await large.arrayBuffer()));
+    const gzipped = Buffer.from(await large.arrayBuffer());
+    const unzipped = gunzipSync(gzipped);
     expect(unzipped.length).toBeGreaterThanOrEqual(COMPRESSED_FROM_BYTES);
     // The ETag is that of the uncompressed bytes.
     expect(large.headers.get('etag')).toBe(`"${createHash('sha256').update(unzipped).digest('base64url')}"`);
+    // The server's fast level, not Next.js's level 6: level 1 leaves a JSON list a sixth larger.
+    expect(gzipped.length).toBeGreaterThan(gzipSync(unzipped, { level: 6 }).length);
 
     // Brotli for a client that accepts it (as browsers and curl --compressed do), with the same ETag.
     const brotli = await rawRequest(`${server.origin}${minimalQuery(adsEntitiesOperation, { level: 'ad' })}`, {
@@ -202,6 +205,24 @@ describe('authentication at the gate', () => {
     expect(problem.status).toBe(401);
     expect(problem.headers.get('content-encoding')).toBeNull();
     expect(problem.headers.get('cache-control')).toBe('private, no-store, no-transform');
+  });
+
+  it('leaves compression to a reverse proxy with HTTP_COMPRESSION=off', async () => {
+    const plain = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { HTTP_COMPRESSION: 'off' } });
+    try {
+      const key = await freshKey();
+      const response = await rawRequest(`${plain.origin}${minimalQuery(adsEntitiesOperation, { level: 'ad' })}`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip, br' },
+        pieces: [],
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBeNull();
+      const body = Buffer.from(await response.arrayBuffer());
+      expect(response.headers.get('etag')).toBe(`"${createHash('sha256').update(body).digest('base64url')}"`);
+    } finally {
+      await plain.stop();
+    }
   });
 
   it('refuses a GET that carries the key in its body, even with a valid header', async () => {
