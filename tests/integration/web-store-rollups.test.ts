@@ -156,10 +156,18 @@ const ORG_TABLES = [
   ['analytics_dimensions_org_tenday', 'block'],
 ] as const;
 
+/** A day's label and detail of a key over an organisation: its row with the greatest label, then the greatest detail (a null last). */
+function dayLabel(rows: Row[]): { label: string; detail: string | null } {
+  const greater = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
+  const [top] = [...rows].sort((a, b) => greater(a.label as string, b.label as string) || greater(a.detail as string | null, b.detail as string | null));
+  return { label: top!.label as string, detail: top!.detail as string | null };
+}
+
 /**
  * The organisation rollups of `orgIds` hold exactly the rows computed here from the daily rows of the
  * properties those organisations have now: per organisation, dimension, day|month|block and key, the
- * sums of the additive columns (and the latest day, but for the daily rows). Returns the number of rows.
+ * sums of the additive columns, and the latest day (monthly and ten-day) or the day's label and detail
+ * (daily). Returns the number of rows.
  */
 async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
   const owners = await sql<{ id: string; org_id: string }>('SELECT id, org_id FROM analytics_properties WHERE org_id = ANY($1::uuid[])', [orgIds]);
@@ -179,7 +187,7 @@ async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
         dimension: dimension!,
         [period]: start!,
         key: key!,
-        ...(period === 'date' ? {} : { last_day: rows.map((row) => row.date as string).sort().at(-1)! }),
+        ...(period === 'date' ? dayLabel(rows) : { last_day: rows.map((row) => row.date as string).sort().at(-1)! }),
         ...Object.fromEntries(
           ORG_COLUMNS.map(([column, value]) => {
             const figure = value(rows);

@@ -65,8 +65,9 @@ export interface DimensionSource<D extends string> {
   tenDayTable: string;
   /**
    * Its rows summed over a whole organisation's resources, when it has them: per day (keyed by (org_id,
-   * dimension, date, key)), month and ten-day block (keyed as the rollups, by org_id, with `last_day`),
-   * with the additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums
+   * dimension, date, key), with the day's `label` and `detail` when `labelled`: those of the row with the
+   * greatest label), month and ten-day block (keyed as the rollups, by org_id, with `last_day`), with the
+   * additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums and labels
    * are read there, and only its people counts per resource.
    */
   orgRollups?: { dailyTable: string; monthlyTable: string; tenDayTable: string };
@@ -325,15 +326,20 @@ function rankedKeys<D extends string>(
 ): Promise<KeyRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
-  const keyed = keyAggregate(source, p, resources, range, undefined, orgId === null ? null : p.add(orgId));
+  const org = orgId === null ? null : p.add(orgId);
+  const keyed = keyAggregate(source, p, resources, range, undefined, org);
   const withLabels = labelled && source.labelled;
-  const labels = withLabels
-    ? `LEFT JOIN LATERAL (
+  // A whole organisation's label of a key on a day is kept with its daily sums.
+  const orgLabels = org !== null && source.orgRollups ? source.orgRollups.dailyTable : null;
+  const labels = !withLabels
+    ? ''
+    : orgLabels
+      ? `LEFT JOIN ${orgLabels} l ON l.org_id = ${org}::uuid AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key`
+      : `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
           WHERE l.${source.resourceColumn} = ANY(${resources}::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
           ORDER BY l.label DESC LIMIT 1
-       ) l ON true`
-    : '';
+       ) l ON true`;
   return sql<KeyRow>(
     `WITH keyed AS (${keyed})
      SELECT r.*, ${withLabels ? 'l.label, l.detail' : 'r.key AS label, NULL AS detail'}

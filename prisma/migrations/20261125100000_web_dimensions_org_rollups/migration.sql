@@ -4,6 +4,8 @@ CREATE TABLE "analytics_dimensions_org_daily" (
     "dimension" "AnalyticsDimension" NOT NULL,
     "date" DATE NOT NULL,
     "key" TEXT NOT NULL,
+    "label" TEXT NOT NULL,
+    "detail" TEXT,
     "sessions" BIGINT,
     "total_users_days" BIGINT,
     "active_users_days" BIGINT,
@@ -80,7 +82,10 @@ CREATE TABLE "analytics_dimensions_org_tenday" (
 -- rows a day) from 79 rows a day. Only the additive columns are kept (sums, person-day sums and the
 -- latest day): the people counts (total_users, active_users) are each property's peak, summed over the
 -- properties, and are still read per property (two columns of the per-property rollups and daily rows,
--- aggregated with MAX only).
+-- aggregated with MAX only). The daily rows also keep the day's label and detail of the key over the
+-- organisation: those of its row with the greatest label (then the greatest detail, a null last), the
+-- label the dimension tables show for a key's latest day: one row to read per key instead of one per
+-- property.
 --
 -- Kept by the triggers of analytics_dimensions_daily, under a transaction-level advisory lock: two
 -- writers to properties of one organisation would otherwise each sum the other's rows as they were
@@ -161,10 +166,12 @@ BEGIN
   $sql$ USING orgs, dimensions, dates;
   EXECUTE $sql$
     INSERT INTO analytics_dimensions_org_daily (
-      org_id, dimension, date, key, sessions, total_users_days, active_users_days, new_users,
+      org_id, dimension, date, key, label, detail, sessions, total_users_days, active_users_days, new_users,
       engaged_sessions, screen_page_views, event_count, key_events, total_revenue, purchase_revenue,
       transactions, ecommerce_purchases, user_engagement_duration, session_duration_weighted)
-    SELECT p.org_id, t.dimension, t.date, t.key, SUM(t.sessions), SUM(t.total_users), SUM(t.active_users),
+    SELECT p.org_id, t.dimension, t.date, t.key,
+      (array_agg(t.label ORDER BY t.label DESC, t.detail DESC NULLS LAST))[1],
+      (array_agg(t.detail ORDER BY t.label DESC, t.detail DESC NULLS LAST))[1], SUM(t.sessions), SUM(t.total_users), SUM(t.active_users),
       SUM(t.new_users), SUM(t.engaged_sessions), SUM(t.screen_page_views), SUM(t.event_count), SUM(t.key_events),
       SUM(t.total_revenue), SUM(t.purchase_revenue), SUM(t.transactions), SUM(t.ecommerce_purchases),
       SUM(t.user_engagement_duration), SUM(t.session_duration_weighted)
@@ -318,10 +325,12 @@ SELECT analytics_dimensions_org_refresh(array_agg(org_id), array_agg(dimension),
   FROM (SELECT DISTINCT p.org_id, m.dimension, m.month
           FROM analytics_dimensions_monthly m JOIN analytics_properties p ON p.id = m.analytics_property_id) t;
 INSERT INTO analytics_dimensions_org_daily (
-  org_id, dimension, date, key, sessions, total_users_days, active_users_days, new_users,
+  org_id, dimension, date, key, label, detail, sessions, total_users_days, active_users_days, new_users,
   engaged_sessions, screen_page_views, event_count, key_events, total_revenue, purchase_revenue,
   transactions, ecommerce_purchases, user_engagement_duration, session_duration_weighted)
-SELECT p.org_id, t.dimension, t.date, t.key, SUM(t.sessions), SUM(t.total_users), SUM(t.active_users),
+SELECT p.org_id, t.dimension, t.date, t.key,
+  (array_agg(t.label ORDER BY t.label DESC, t.detail DESC NULLS LAST))[1],
+  (array_agg(t.detail ORDER BY t.label DESC, t.detail DESC NULLS LAST))[1], SUM(t.sessions), SUM(t.total_users), SUM(t.active_users),
   SUM(t.new_users), SUM(t.engaged_sessions), SUM(t.screen_page_views), SUM(t.event_count), SUM(t.key_events),
   SUM(t.total_revenue), SUM(t.purchase_revenue), SUM(t.transactions), SUM(t.ecommerce_purchases),
   SUM(t.user_engagement_duration), SUM(t.session_duration_weighted)
