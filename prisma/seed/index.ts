@@ -17,6 +17,9 @@ const ROLLUP_TABLES = [
   'ad_insights_org_daily',
   'ad_account_breakdowns_monthly',
   'analytics_dimensions_monthly',
+  'analytics_dimensions_org_daily',
+  'analytics_dimensions_org_monthly',
+  'analytics_dimensions_org_tenday',
   'search_console_dimensions_monthly',
   'store_dimensions_monthly',
 ];

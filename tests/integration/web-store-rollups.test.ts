@@ -1,6 +1,7 @@
-// The monthly and ten-day rollups of the dimension tables (analytics, search console, store) stay equal
-// to their daily rows through inserts, upserts, updates (values, and rows moving to another month, key
-// or resource) and deletes; and the dimension tables of the endpoints, which read whole months and
+// The monthly and ten-day rollups of the dimension tables (analytics, search console, store), and the
+// web-analytics rows summed over a whole organisation (daily, monthly, ten-day), stay equal to their
+// daily rows through inserts, upserts, updates (values, and rows moving to another month, key or
+// resource), deletes, and properties deleted or moved to another organisation; and the dimension tables of the endpoints, which read whole months and
 // whole ten-day blocks from the rollups and the other days from the daily tables, equal figures
 // computed here from the daily rows over ranges that start and end inside months and blocks. Every expectation is plain JS over rows read back.
 import { randomUUID } from 'node:crypto';
@@ -97,8 +98,9 @@ async function readRows(table: string, resource: string, ids: string[], dateColu
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, text.has(column) || value === null ? (value as string | null) : Number(value)])));
 }
 
-/** A rollup's period column and the first day of the period of a day: calendar months, or ten-day blocks (1-10, 11-20, 21 to the end). */
+/** A rollup's period column and the first day of the period of a day: days, calendar months, or ten-day blocks (1-10, 11-20, 21 to the end). */
 const PERIODS = {
+  date: (day: string) => day,
   month: (day: string) => `${day.slice(0, 8)}01`,
   block: (day: string) => `${day.slice(0, 8)}${Number(day.slice(8)) <= 10 ? '01' : Number(day.slice(8)) <= 20 ? '11' : '21'}`,
 };
@@ -144,6 +146,65 @@ async function expectRollupMatches(spec: RollupSpec, ids: string[]): Promise<voi
     expect(expected.length).toBeGreaterThan(0);
     expect(actual.sort(groupOrder(spec, period)), table).toEqual(approx(expected.sort(groupOrder(spec, period))));
   }
+}
+
+/** The additive columns of the web-analytics rollups: what the organisation rollups keep. */
+const ORG_COLUMNS = Object.entries(ANALYTICS.columns).filter(([column]) => column !== 'total_users' && column !== 'active_users');
+const ORG_TABLES = [
+  ['analytics_dimensions_org_daily', 'date'],
+  ['analytics_dimensions_org_monthly', 'month'],
+  ['analytics_dimensions_org_tenday', 'block'],
+] as const;
+
+/** A day's label and detail of a key over an organisation: its row with the greatest label, then the greatest detail (a null last). */
+function dayLabel(rows: Row[]): { label: string; detail: string | null } {
+  const greater = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
+  const [top] = [...rows].sort((a, b) => greater(a.label as string, b.label as string) || greater(a.detail as string | null, b.detail as string | null));
+  return { label: top!.label as string, detail: top!.detail as string | null };
+}
+
+/**
+ * The organisation rollups of `orgIds` hold exactly the rows computed here from the daily rows of the
+ * properties those organisations have now: per organisation, dimension, day|month|block and key, the
+ * sums of the additive columns, and the latest day (monthly and ten-day) or the day's label and detail
+ * (daily). Returns the number of rows.
+ */
+async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
+  const owners = await sql<{ id: string; org_id: string }>('SELECT id, org_id FROM analytics_properties WHERE org_id = ANY($1::uuid[])', [orgIds]);
+  const orgOf = new Map(owners.map((row) => [row.id, row.org_id]));
+  const daily = await readRows(ANALYTICS.daily, ANALYTICS.resource, [...orgOf.keys()], ['date']);
+  let count = 0;
+  for (const [table, period] of ORG_TABLES) {
+    const groups = new Map<string, Row[]>();
+    for (const row of daily) {
+      const group = [orgOf.get(row[ANALYTICS.resource] as string), row.dimension, PERIODS[period](row.date as string), row.key].join('|');
+      groups.set(group, [...(groups.get(group) ?? []), row]);
+    }
+    const expected = [...groups.entries()].map(([group, rows]) => {
+      const [orgId, dimension, start, key] = group.split('|');
+      return {
+        org_id: orgId!,
+        dimension: dimension!,
+        [period]: start!,
+        key: key!,
+        ...(period === 'date' ? dayLabel(rows) : { last_day: rows.map((row) => row.date as string).sort().at(-1)! }),
+        ...Object.fromEntries(
+          ORG_COLUMNS.map(([column, value]) => {
+            const figure = value(rows);
+            return [column, figure !== null && ANALYTICS.floats.includes(column) ? expect.closeTo(figure, 6) : figure];
+          }),
+        ),
+      };
+    });
+    const order = (a: Row, b: Row) => {
+      const keyOf = (row: Row) => [row.org_id, row.dimension, row[period], row.key].join('|');
+      return keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0;
+    };
+    const actual = await readRows(table, 'org_id', orgIds, period === 'date' ? ['date'] : [period, 'last_day']);
+    expect(actual.sort(order), table).toEqual(approx(expected.sort(order)));
+    count += actual.length;
+  }
+  return count;
 }
 
 // ───────────────────────── fixtures ─────────────────────────
@@ -265,6 +326,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    expect(await expectOrgRollupMatches([seeded])).toBeGreaterThan(0);
+    expect(await expectOrgRollupMatches([org.orgId])).toBeGreaterThan(0);
   });
 
   it('after updates of figures and labels, and an upsert (INSERT … ON CONFLICT DO UPDATE)', async () => {
@@ -283,6 +346,7 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    await expectOrgRollupMatches([org.orgId]);
     const [upserted] = await sql<{ customers: string }>(
       `SELECT customers FROM store_dimensions_monthly WHERE commerce_store_id = $1 AND dimension = 'product' AND month = '2025-03-01' AND key = 'product-a'`,
       [stores[0]],
@@ -300,6 +364,7 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await sql(`UPDATE store_dimensions_daily SET commerce_store_id = $2 WHERE commerce_store_id = $1 AND key = 'country-moved'`, [stores[0], stores[1]]);
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(STORE, stores);
+    await expectOrgRollupMatches([org.orgId]);
     const moved = await sql<{ month: string }>(
       `SELECT to_char(month, 'YYYY-MM-DD') AS month FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'channel' AND key = 'channel-a' ORDER BY month`,
       [properties[0]],
@@ -314,8 +379,34 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    await expectOrgRollupMatches([org.orgId]);
     const gone = await sql(`SELECT 1 FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'page' AND key = 'page-b' AND month = '2025-02-01'`, [properties[1]]);
     expect(gone).toEqual([]);
+  });
+
+  it('after a property moves to another organisation and after one is deleted (the organisation rows follow)', async () => {
+    // Two organisations of their own, so that the fixtures of the other tests stay as they are.
+    const first = await createOrg('org-rollups-1');
+    const second = await createOrg('org-rollups-2');
+    const [moving, staying] = [randomUUID(), randomUUID()];
+    for (const [i, id] of [moving, staying].entries()) {
+      await sql('INSERT INTO analytics_properties (id, org_id, client_id, property_id, name) VALUES ($1, $2, $3, $4, $5)', [id, first.orgId, first.clientA, `properties/o${i}-${id.slice(0, 8)}`, `Org rollup ${i}`]);
+      await insertRows('analytics_dimensions_daily', analyticsRows(id, i));
+    }
+    const both = await expectOrgRollupMatches([first.orgId]);
+    expect(await expectOrgRollupMatches([second.orgId])).toBe(0);
+
+    await sql('UPDATE analytics_properties SET org_id = $2, client_id = NULL WHERE id = $1', [moving, second.orgId]);
+    const [kept, moved] = [await expectOrgRollupMatches([first.orgId]), await expectOrgRollupMatches([second.orgId])];
+    expect(kept).toBeGreaterThan(0);
+    expect(moved).toBe(kept);
+    expect(both).toBe(kept);
+
+    // The property row goes first, its daily rows by cascade after it.
+    await sql('DELETE FROM analytics_properties WHERE id = $1', [moving]);
+    expect(await expectOrgRollupMatches([second.orgId])).toBe(0);
+    await sql('DELETE FROM analytics_properties WHERE id = $1', [staying]);
+    expect(await expectOrgRollupMatches([first.orgId])).toBe(0);
   });
 });
 

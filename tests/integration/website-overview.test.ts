@@ -39,6 +39,9 @@ const PAGES = [
   ['/about', 'About us'],
 ] as const;
 
+/** In byte order. */
+const EVENT_TIES = ['Alpha_2', 'Zeta', '_first', 'alpha'];
+
 let org: Awaited<ReturnType<typeof createOrg>>;
 let properties: Property[];
 let daily: Row[];
@@ -120,6 +123,10 @@ function dimensionRowsFor(rng: () => number, property: Property, date: string): 
   for (const [country, before, from] of countrySessions) {
     rows.push(dimensionRow(rng, property, date, 'country', country, country, null, date < '2024-03-01' ? before : from));
   }
+  // Events: four keys tied on sessions every day, whose byte order ('A' < 'Z' < '_' < 'a') is not their
+  // dictionary order; and 'retired', far ahead of them before March 2024 and last from then on.
+  for (const event of EVENT_TIES) rows.push(dimensionRow(rng, property, date, 'event', event, event, null, 4));
+  rows.push(dimensionRow(rng, property, date, 'event', 'retired', 'retired', null, date < '2024-03-01' ? 1000 : 1));
   return rows;
 }
 
@@ -315,6 +322,29 @@ describe('GET /website/overview', () => {
     const expected: Record<string, unknown> = expectedAnalytics(idsOf('Alpha', 'Beta', 'Gamma', 'Delta'), '2024-03-01', '2024-03-31', compare, 1);
     expect(body.data.analytics!.countries).toEqual(approx(expected.countries));
     expect(body.data.analytics!.countries).toMatchObject([{ key: 'PT', previous: { sessions: expect.any(Number) } }]);
+  });
+
+  it('ranks keys tied on sessions in byte order, and leaves out a key that led only the compare range', async () => {
+    const compare = { from: '2024-02-01', to: '2024-02-29' };
+    const ids = idsOf('Alpha', 'Beta', 'Gamma', 'Delta');
+    for (const limit of [1, 3]) {
+      const body = await overview(`from=2024-03-01&to=2024-03-31&compare=prevMonth&limit=${limit}`);
+      const expected: Record<string, unknown> = expectedAnalytics(ids, '2024-03-01', '2024-03-31', compare, limit);
+      expect(body.data.analytics!.events).toEqual(approx(expected.events));
+      // 'retired' had the most sessions of February by far, but is not listed for March.
+      expect((body.data.analytics!.events as Array<{ key: string }>).map((row) => row.key)).toEqual(EVENT_TIES.slice(0, limit));
+    }
+  });
+
+  it('lists every key of a dimension with fewer keys than the limit, each with its compare figures', async () => {
+    const compare = { from: '2024-02-01', to: '2024-02-29' };
+    const body = await overview('from=2024-03-01&to=2024-03-31&compare=prevMonth&limit=100');
+    const expected: Record<string, unknown> = expectedAnalytics(idsOf('Alpha', 'Beta', 'Gamma', 'Delta'), '2024-03-01', '2024-03-31', compare, 100);
+    const events = body.data.analytics!.events as Array<{ key: string; totals: { sessions: number }; previous: { sessions: number } }>;
+    expect(events).toEqual(approx(expected.events));
+    expect(events.map((row) => row.key)).toEqual([...EVENT_TIES, 'retired']);
+    const retired = events.at(-1)!;
+    expect(retired.previous.sessions).toBeGreaterThan(retired.totals.sessions * 100);
   });
 
   it.each([

@@ -19,7 +19,11 @@
 // rows by triggers (migrations 20261122110000_web_store_rollups, 20261122120000_web_store_tenday_rollups),
 // and only the remaining days, at most ten at each end, from the daily tables (primary key
 // (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
-// daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days.
+// daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days. For a whole
+// organisation, a source with organisation rollups (web analytics: `analytics_dimensions_org_*`,
+// migration 20261125100000_web_dimensions_org_rollups, kept by the same triggers) gives its sums per
+// organisation (a month is one row per key instead of one per resource and key); only the people counts
+// are still read per resource.
 import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
@@ -59,6 +63,14 @@ export interface DimensionSource<D extends string> {
   monthlyTable: string;
   /** Its ten-day rollup: the same columns per ten-day block, keyed by (resource column, dimension, block, key). */
   tenDayTable: string;
+  /**
+   * Its rows summed over a whole organisation's resources, when it has them: per day (keyed by (org_id,
+   * dimension, date, key), with the day's `label` and `detail` when `labelled`: those of the row with the
+   * greatest label), month and ten-day block (keyed as the rollups, by org_id, with `last_day`), with the
+   * additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums and labels
+   * are read there, and only its people counts per resource.
+   */
+  orgRollups?: { dailyTable: string; monthlyTable: string; tenDayTable: string };
   resourceColumn: string;
   /** The PostgreSQL enum type of the `dimension` column. */
   dimensionType: string;
@@ -218,19 +230,24 @@ interface KeyRow extends FigureRow {
   keys: string;
 }
 
-/** Per key of each dimension, the range's figures as SQL (see dimensionTables); `narrow` is a condition on a row alias. */
+/**
+ * Per key of each dimension, the range's figures as SQL (see dimensionTables); `narrow` is a condition on a
+ * row alias. `org` (an SQL reference) is set when `resources` are every resource of that organisation and
+ * the source has organisation rollups.
+ */
 function keyAggregate<D extends string>(
   source: DimensionSource<D>,
   p: SqlParams,
   resources: string,
   range: DayRange,
   narrow: (alias: string) => string = () => '',
+  org: string | null = null,
 ): string {
   const { metrics } = source;
   const resource = source.resourceColumn;
   const dimensions = p.add(source.dimensions);
-  const scope = (alias: string) =>
-    `${alias}.${resource} = ANY(${resources}::uuid[]) AND ${alias}.dimension = ANY(${dimensions}::"${source.dimensionType}"[])${narrow(alias)}`;
+  const inDimensions = (alias: string) => `${alias}.dimension = ANY(${dimensions}::"${source.dimensionType}"[])${narrow(alias)}`;
+  const scope = (alias: string) => `${alias}.${resource} = ANY(${resources}::uuid[]) AND ${inDimensions(alias)}`;
   const summedColumns: Column[] = [
     ...Object.entries(metrics.summed).map(([name, expression]): Column => [name, expression, rollupColumn(name)]),
     ...Object.entries(metrics.peak).map(([name, expression]): Column => [daysName(name), expression, `${rollupColumn(name)}_days`]),
@@ -239,29 +256,57 @@ function keyAggregate<D extends string>(
   const columns = [...summedColumns, ...peakColumns];
   // The rollup rows of the range's whole months and ten-day blocks and the daily rows of its other
   // days, with the same columns (a day is a month of one day).
-  const select = (alias: string, day: string) =>
-    `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key, ${day} AS last_day, ${columns
-      .map(([name, expression, column]) => `${alias === 't' ? expression : `${alias}.${column}`} AS ${quote(name)}`)
-      .join(', ')}`;
+  // `day`: the latest day of the row, or null to leave it out (with `withResource` false, the resource).
+  const select = (alias: string, day: string | null, of: Column[], withResource = true) =>
+    `SELECT ${withResource ? `${alias}.${resource} AS resource, ` : ''}${alias}.dimension, ${alias}.key${day ? `, ${day} AS last_day` : ''}${of
+      .map(([name, expression, column]) => `, ${alias === 't' ? expression : `${alias}.${column}`} AS ${quote(name)}`)
+      .join('')}`;
   const split = splitRange(range);
   const between = (part: DayRange) => `BETWEEN ${p.add(part.from)}::date AND ${p.add(part.to)}::date`;
-  const parts = [
-    split.months && `${select('m', 'm.last_day')} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(split.months)}`,
-    ...[split.headBlocks, split.tailBlocks].map(
-      (blocks) => blocks && `${select('b', 'b.last_day')} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(blocks)}`,
-    ),
-    ...[split.headDays, split.tailDays].map((days) => days && `${select('t', 't.date')} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(days)}`),
-  ].filter((part): part is string => Boolean(part));
-  const rows = `(${parts.join('\n UNION ALL ')}) parts`;
+  const blocks = [split.headBlocks, split.tailBlocks].filter((part): part is DayRange => part !== null);
+  const days = [split.headDays, split.tailDays].filter((part): part is DayRange => part !== null);
   const sumsOf = (of: Column[]) => of.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`);
-  if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rows} GROUP BY dimension, key`;
+  const maxOf = (of: Column[]) => of.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`);
+  // Every resource's rows of the range with the columns `of` (and their latest day unless `lastDay` is false).
+  const rowsOf = (of: Column[], lastDay = true) =>
+    `(${[
+      split.months && `${select('m', lastDay ? 'm.last_day' : null, of)} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(split.months)}`,
+      ...blocks.map((part) => `${select('b', lastDay ? 'b.last_day' : null, of)} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(part)}`),
+      ...days.map((part) => `${select('t', lastDay ? 't.date' : null, of)} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(part)}`),
+    ]
+      .filter((part): part is string => Boolean(part))
+      .join('\n UNION ALL ')}) parts`;
+  const perResource = (of: Column[], aggregates: string[], lastDay = true) =>
+    `SELECT resource, dimension, key, ${lastDay ? 'MAX(last_day) AS last_day, ' : ''}${aggregates.join(', ')} FROM ${rowsOf(of, lastDay)} GROUP BY resource, dimension, key`;
+  const orgRollups = org === null ? undefined : source.orgRollups;
+  if (orgRollups && peakColumns.length) {
+    // A whole organisation: its sums come summed over its resources already (a month is a row per key,
+    // not one per resource and key); only the people counts (each resource's peak, then summed) are read
+    // per resource, two columns with MAX only. The same keys have rows in both (the organisation's rows
+    // are sums of its resources' rows).
+    const orgScope = (alias: string) => `${alias}.org_id = ${org}::uuid AND ${inDimensions(alias)}`;
+    const orgParts = [
+      split.months &&
+        `${select('m', 'm.last_day', summedColumns, false)} FROM ${orgRollups.monthlyTable} m WHERE ${orgScope('m')} AND m.month ${between(split.months)}`,
+      ...blocks.map(
+        (part) => `${select('b', 'b.last_day', summedColumns, false)} FROM ${orgRollups.tenDayTable} b WHERE ${orgScope('b')} AND b.block ${between(part)}`,
+      ),
+      ...days.map(
+        (part) => `${select('d', 'd.date', summedColumns, false)} FROM ${orgRollups.dailyTable} d WHERE ${orgScope('d')} AND d.date ${between(part)}`,
+      ),
+    ].filter((part): part is string => Boolean(part));
+    return `SELECT s.*, ${peakColumns.map(([name]) => `r.${quote(name)}`).join(', ')}
+      FROM (SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')}
+              FROM (${orgParts.join('\n UNION ALL ')}) parts GROUP BY dimension, key) s
+      JOIN (SELECT dimension, key, ${sumsOf(peakColumns).join(', ')}
+              FROM (${perResource(peakColumns, maxOf(peakColumns), false)}) per_resource GROUP BY dimension, key) r
+        ON r.dimension = s.dimension AND r.key = s.key`;
+  }
+  if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rowsOf(columns)} GROUP BY dimension, key`;
   // People counts: each resource's peak, then summed over the resources. One pass over the range's rows,
   // grouped per resource and key (a few thousand groups in memory), then per key.
   return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(columns).join(', ')}
-    FROM (
-      SELECT resource, dimension, key, MAX(last_day) AS last_day, ${[...sumsOf(summedColumns), ...peakColumns.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`)].join(', ')}
-      FROM ${rows} GROUP BY resource, dimension, key
-    ) per_resource GROUP BY dimension, key`;
+    FROM (${perResource(columns, [...sumsOf(summedColumns), ...maxOf(peakColumns)])}) per_resource GROUP BY dimension, key`;
 }
 
 /**
@@ -271,18 +316,30 @@ function keyAggregate<D extends string>(
  * key that day, the row with the greatest label), looked up in the daily table for the listed keys only,
  * by the full primary key, so that no text is carried through the aggregation.
  */
-function rankedKeys<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, limit: number, labelled: boolean): Promise<KeyRow[]> {
+function rankedKeys<D extends string>(
+  source: DimensionSource<D>,
+  resourceIds: string[],
+  orgId: string | null,
+  range: DayRange,
+  limit: number,
+  labelled: boolean,
+): Promise<KeyRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
-  const keyed = keyAggregate(source, p, resources, range);
+  const org = orgId === null ? null : p.add(orgId);
+  const keyed = keyAggregate(source, p, resources, range, undefined, org);
   const withLabels = labelled && source.labelled;
-  const labels = withLabels
-    ? `LEFT JOIN LATERAL (
+  // A whole organisation's label of a key on a day is kept with its daily sums.
+  const orgLabels = org !== null && source.orgRollups ? source.orgRollups.dailyTable : null;
+  const labels = !withLabels
+    ? ''
+    : orgLabels
+      ? `LEFT JOIN ${orgLabels} l ON l.org_id = ${org}::uuid AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key`
+      : `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
           WHERE l.${source.resourceColumn} = ANY(${resources}::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
           ORDER BY l.label DESC LIMIT 1
-       ) l ON true`
-    : '';
+       ) l ON true`;
   return sql<KeyRow>(
     `WITH keyed AS (${keyed})
      SELECT r.*, ${withLabels ? 'l.label, l.detail' : 'r.key AS label, NULL AS detail'}
@@ -297,11 +354,18 @@ function rankedKeys<D extends string>(source: DimensionSource<D>, resourceIds: s
 }
 
 /** The figures in `range` of the given keys (no row for a key without rows in the range). */
-function keyFigures<D extends string>(source: DimensionSource<D>, resourceIds: string[], range: DayRange, keys: FigureRow[]): Promise<FigureRow[]> {
+function keyFigures<D extends string>(
+  source: DimensionSource<D>,
+  resourceIds: string[],
+  orgId: string | null,
+  range: DayRange,
+  keys: FigureRow[],
+): Promise<FigureRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
+  const org = orgId === null ? null : p.add(orgId);
   const wanted = `(SELECT * FROM unnest(${p.add(keys.map((row) => row.dimension))}::"${source.dimensionType}"[], ${p.add(keys.map((row) => row.key))}::text[]))`;
-  return sql<FigureRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`), p.values);
+  return sql<FigureRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`, org), p.values);
 }
 
 /** Rows by dimension and key. */
@@ -323,6 +387,8 @@ function byDimensionAndKey(rows: FigureRow[]): Map<string, Map<string, FigureRow
  * by side: the range's ranking with labels, and the compare range's own highest ranked keys
  * (COMPARED_KEYS_PER_LISTED per listed key), which almost always hold every listed key; the listed keys
  * of a dimension that had more keys in the compare range and are not among them are read afterwards.
+ * `wholeOrgId`: the organisation when `resourceIds` are all of its resources (every client and the
+ * unassigned ones); a source with organisation rollups then reads its sums there.
  */
 export async function dimensionTables<D extends string>(
   source: DimensionSource<D>,
@@ -330,19 +396,21 @@ export async function dimensionTables<D extends string>(
   current: DayRange,
   previous: DayRange | null,
   limit: number,
+  wholeOrgId: string | null = null,
 ): Promise<Record<D, DimensionRow[]>> {
   const { metrics } = source;
+  const orgId = source.orgRollups ? wholeOrgId : null;
   const comparedLimit = limit * COMPARED_KEYS_PER_LISTED;
   const [listed, compared] = await Promise.all([
-    rankedKeys(source, resourceIds, current, limit, true),
-    previous ? rankedKeys(source, resourceIds, previous, comparedLimit, false) : Promise.resolve([]),
+    rankedKeys(source, resourceIds, orgId, current, limit, true),
+    previous ? rankedKeys(source, resourceIds, orgId, previous, comparedLimit, false) : Promise.resolve([]),
   ]);
   const before = byDimensionAndKey(compared);
   if (previous) {
     const cut = new Set(compared.filter((row) => Number(row.keys) > comparedLimit).map((row) => row.dimension));
     const unread = listed.filter((row) => cut.has(row.dimension) && !before.get(row.dimension)?.has(row.key));
     if (unread.length > 0) {
-      for (const [dimension, rows] of byDimensionAndKey(await keyFigures(source, resourceIds, previous, unread))) {
+      for (const [dimension, rows] of byDimensionAndKey(await keyFigures(source, resourceIds, orgId, previous, unread))) {
         for (const [key, row] of rows) before.get(dimension)!.set(key, row);
       }
     }

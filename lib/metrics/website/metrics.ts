@@ -47,6 +47,7 @@ export const ANALYTICS_DIMENSIONS: DimensionSource<WebDimension> = {
   table: 'analytics_dimensions_daily',
   monthlyTable: 'analytics_dimensions_monthly',
   tenDayTable: 'analytics_dimensions_tenday',
+  orgRollups: { dailyTable: 'analytics_dimensions_org_daily', monthlyTable: 'analytics_dimensions_org_monthly', tenDayTable: 'analytics_dimensions_org_tenday' },
   resourceColumn: 'analytics_property_id',
   dimensionType: 'AnalyticsDimension',
   dimensions: Object.values(WEB_TABLES),

@@ -42,7 +42,8 @@ export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
     aggregatePeriods(ANALYTICS_DAILY, ids, range, compare),
-    dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit),
+    // A whole organisation (every client and the unassigned properties) reads its rollups per organisation.
+    dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit, reach.clientIds === null ? reach.orgId : null),
   ]);
   const currency = singleCurrency(properties.map((property) => property.currency));
   const analytics: NonNullable<WebsiteOverview['analytics']> = {
