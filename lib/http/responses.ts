@@ -14,10 +14,11 @@ import { ERROR_CODE_NAMES, ERROR_CODES, type ApiError } from './errors';
 export const API_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
 
 /**
- * Answers below this size are sent uncompressed. Next.js gzips every response itself, whatever its size
- * (a route's body is a stream, so its compression's own 1 KiB threshold never applies, and a route may
- * not set its own Content-Encoding), but it leaves alone a response marked `no-transform`. Under 1 KiB
- * gzip saves at most a few hundred bytes, less than a packet, for the fixed cost of a gzip stream.
+ * Answers below this size are sent uncompressed. The server (scripts/server.mjs) compresses every
+ * response it may, whatever its size (a route's body is a stream, so the middleware's own 1 KiB
+ * threshold never applies, and a route may not set its own Content-Encoding), but it leaves alone a
+ * response marked `no-transform`. Under 1 KiB compression saves at most a few hundred bytes, less than
+ * a packet, for the fixed cost of a compression stream.
  */
 export const COMPRESSED_FROM_BYTES = 1024;
 
