@@ -67,6 +67,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The 429 of the rate limit (not of the concurrency caps), for both doors; `who` names whose window is full. */
+export function rateLimited(who: string): ApiError {
+  return new ApiError('rate_limited', `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
+}
+
 /** The one answer for anything outside a credential's reach, identical to "does not exist". */
 export function notFound(what: 'client' | 'entity' | 'post'): ApiError {
   return new ApiError('not_found', `No ${what} with this id exists in your organisation's data that this credential can read.`);

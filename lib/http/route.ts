@@ -13,8 +13,7 @@ import { authenticate } from '../auth/authenticate';
 import type { AuthContext } from '../auth/context';
 import { rateLimiter, rateLimitHeaders } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
-import { RATE_LIMIT } from '../ratelimit/policy';
-import { ApiError, toApiError } from './errors';
+import { ApiError, rateLimited, toApiError } from './errors';
 import { invokeJson } from './invoke';
 import type { Operation } from './operation';
 import { API_HEADERS, answerResponse, problemResponse } from './responses';
@@ -53,11 +52,7 @@ async function admit(request: Request): Promise<Admitted | Response> {
     const decision = await rateLimiter().limit(rateLimitIdentity(auth, request.headers));
     headers = { ...headers, ...rateLimitHeaders(decision) };
     if (!decision.allowed) {
-      const who = auth ? 'this key' : 'requests without a valid key from this address';
-      return problemResponse(
-        new ApiError('rate_limited', `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`),
-        headers,
-      );
+      return problemResponse(rateLimited(auth ? 'this key' : 'requests without a valid key from this address'), headers);
     }
     if (!auth) return errorResponse(authFailure, requestId, headers);
     return { auth, requestId, headers };

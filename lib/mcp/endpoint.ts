@@ -9,7 +9,7 @@ import { KEY_PREFIX } from '../auth/api-keys';
 import { credentialId, type AuthContext } from '../auth/context';
 import { OAUTH_SCOPES } from '../auth/scopes';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
-import { ApiError, toApiError } from '../http/errors';
+import { ApiError, rateLimited, toApiError } from '../http/errors';
 import { API_HEADERS, problemResponse } from '../http/responses';
 import { verifyAccessToken } from '../oauth/verify';
 import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
@@ -114,10 +114,6 @@ async function takeUnits(identity: string, units: number): Promise<RateLimitDeci
   return decisions;
 }
 
-function rateLimitedError(who: string): ApiError {
-  return new ApiError('rate_limited', `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
-}
-
 const mcpHandler = createMcpHandler(registerTools, {
   serverInfo: SERVER_INFO,
   instructions: INSTRUCTIONS,
@@ -172,11 +168,11 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     const last = decisions.at(-1)!;
     headers = { ...headers, ...rateLimitHeaders(last) };
     if (!auth) {
-      if (!last.allowed) return problemResponse(rateLimitedError('requests without a valid credential from this address'), headers);
+      if (!last.allowed) return problemResponse(rateLimited('requests without a valid credential from this address'), headers);
       return problemResponse(toApiError(authFailure, requestId), headers);
     }
     // A refused tool call is an isError result (its batch neighbours may still be allowed); anything else is a 429.
-    if (toolCalls === 0 && !last.allowed) return problemResponse(rateLimitedError('this credential'), headers);
+    if (toolCalls === 0 && !last.allowed) return problemResponse(rateLimited('this credential'), headers);
     const call: McpCall = {
       auth,
       request,
@@ -184,7 +180,7 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
       takeRateLimit() {
         // The last decision stands for every call past the units taken (it was refused, if any were).
         const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
-        if (!decision.allowed) throw rateLimitedError('this credential');
+        if (!decision.allowed) throw rateLimited('this credential');
       },
     };
     request.auth = {
