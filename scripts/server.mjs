@@ -4,7 +4,7 @@
 // route sets, so neither the level nor the threshold can be set from the app. At level 6 a year's ad
 // list (540 kB of JSON) takes 6-16 ms to compress; at level 1 about 2 ms for nearly the same size.
 //
-//   node scripts/server.mjs [-p PORT] [-H HOSTNAME]     (PORT and HOSTNAME from the environment too)
+//   node scripts/server.mjs [-p PORT] [-H HOSTNAME]     (the port also from PORT; every interface by default)
 //
 // What is compressed: answers to clients that accept gzip (or Brotli), except those marked
 // `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/responses.ts) and types
@@ -27,7 +27,8 @@ const COMPRESSION_OPTIONS = {
 const { values } = parseArgs({
   options: {
     port: { type: 'string', short: 'p', default: process.env.PORT ?? '3000' },
-    hostname: { type: 'string', short: 'H', default: process.env.HOSTNAME ?? '0.0.0.0' },
+    // Not from HOSTNAME: containers set it to their own name, which would leave localhost unserved.
+    hostname: { type: 'string', short: 'H', default: '0.0.0.0' },
   },
 });
 const port = Number(values.port);
