@@ -10,6 +10,7 @@
 // `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/responses.ts) and types
 // that do not compress (images). `HTTP_COMPRESSION=off` leaves compression to a reverse proxy in front.
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
@@ -24,22 +25,39 @@ const COMPRESSION_OPTIONS = {
   brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } },
 };
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', short: 'p', default: process.env.PORT ?? '3000' },
-    // Not from HOSTNAME: containers set it to their own name, which would leave localhost unserved.
-    hostname: { type: 'string', short: 'H', default: '0.0.0.0' },
-  },
-});
-const port = Number(values.port);
-const hostname = values.hostname;
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`Invalid port: ${values.port}`);
-  process.exit(1);
+const USAGE = 'Usage: npm start -- [-p PORT] [-H HOSTNAME]   (or node scripts/server.mjs [-p PORT] [-H HOSTNAME])';
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', short: 'p', default: process.env.PORT ?? '3000' },
+        // Not from HOSTNAME: containers set it to their own name, which would leave localhost unserved.
+        hostname: { type: 'string', short: 'H', default: '0.0.0.0' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
 }
 
-const app = next({ dev: false, dir: new URL('..', import.meta.url).pathname, hostname, port });
-const handle = app.getRequestHandler();
+const { port: portText, hostname } = options();
+const port = Number(portText);
+if (!/^\d+$/.test(portText) || port > 65535) {
+  console.error(`The port must be a whole number from 0 to 65535, not "${portText}".\n${USAGE}`);
+  process.exit(2);
+}
+
+const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname, port });
+const nextHandler = app.getRequestHandler();
+// Next.js answers its own errors; one that escapes it still must not end the process.
+const handle = (req, res) =>
+  nextHandler(req, res).catch((error) => {
+    console.error('[server] request failed:', error);
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  });
 await app.prepare();
 
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
@@ -47,6 +65,11 @@ const server = createServer((req, res) => {
   if (!compress) return void handle(req, res);
   // compression() wraps res.write/end and calls next() at once; it never passes an error.
   compress(req, res, () => void handle(req, res));
+});
+// A port in use or an address not of this machine: say so, without a stack trace.
+server.once('error', (error) => {
+  console.error(`Cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}.`);
+  process.exit(1);
 });
 server.listen(port, hostname, () => {
   console.log(`Metrics API listening on http://${hostname}:${port} (compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
