@@ -14,14 +14,21 @@ export type { Scale } from './scales';
 /** Tables the migrations' triggers maintain from the loaded ones. */
 const ROLLUP_TABLES = [
   'ad_insights_monthly',
+  'ad_insights_tenday',
   'ad_insights_org_daily',
   'ad_account_breakdowns_monthly',
+  'ad_account_breakdowns_tenday',
+  'ad_account_breakdowns_org_monthly',
+  'ad_account_breakdowns_org_tenday',
   'analytics_dimensions_monthly',
+  'analytics_dimensions_tenday',
   'analytics_dimensions_org_daily',
   'analytics_dimensions_org_monthly',
   'analytics_dimensions_org_tenday',
   'search_console_dimensions_monthly',
+  'search_console_dimensions_tenday',
   'store_dimensions_monthly',
+  'store_dimensions_tenday',
 ];
 
 export interface SeedOptions {
