@@ -1,5 +1,6 @@
 // The production server under test: `next build` into the benchmark's own folder, then `npm start`'s
-// server (scripts/server.mjs), with the peak resident memory of its whole process tree sampled from /proc while it runs.
+// server (scripts/server.mjs), with the peak resident memory of its whole process tree sampled from
+// /proc while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
