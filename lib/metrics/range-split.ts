@@ -128,3 +128,47 @@ export function daysAsBlocks(days: DayRange): SignedStretch[] {
     ];
   });
 }
+
+/**
+ * A stretch of days (or months) within one unit (a ten-day block, or a year), as a peak over it is read:
+ * `untilEnd`, the running peak from `range.from` through the end of its unit; `sinceStart`, the running
+ * peak from the start of its unit through `range.to`; `each`, every day (month) of `range`.
+ */
+export interface PeakStretch {
+  read: 'untilEnd' | 'sinceStart' | 'each';
+  range: DayRange;
+}
+
+/**
+ * Splits the numbered elements `first`…`last` (days or months) at the boundaries of the units that hold
+ * them: a piece that ends its unit is its first element's `untilEnd` peak, one that starts it its last
+ * element's `sinceStart` peak (one row each), any other every element. A stretch of days at either end of
+ * a range ends or starts a block (see splitRange), so it is always one row.
+ */
+function peakStretches(first: number, last: number, unit: { of(n: number): number; first(u: number): number; last(u: number): number }, dayOfElement: (n: number) => IsoDay): PeakStretch[] {
+  const pieces: PeakStretch[] = [];
+  for (let from = first; from <= last; ) {
+    const u = unit.of(from);
+    const to = Math.min(last, unit.last(u));
+    const range = { from: dayOfElement(from), to: dayOfElement(to) };
+    pieces.push({ read: to === unit.last(u) ? 'untilEnd' : from === unit.first(u) ? 'sinceStart' : 'each', range });
+    from = to + 1;
+  }
+  return pieces;
+}
+
+/** The days of `days` per ten-day block, as block peaks read them (see peakStretches). */
+export function daysAsPeakStretches(days: DayRange): PeakStretch[] {
+  const blocks = {
+    of: (n: number) => TEN_DAY_BLOCKS.of(dayFromNumber(n)),
+    first: (block: number) => dayNumber(TEN_DAY_BLOCKS.start(block)),
+    last: (block: number) => dayNumber(unitEnd(TEN_DAY_BLOCKS, block)),
+  };
+  return peakStretches(dayNumber(days.from), dayNumber(days.to), blocks, dayFromNumber);
+}
+
+/** Whole months (`months`: first day of the first and of the last) per calendar year, as year peaks read them (see peakStretches). */
+export function monthsAsPeakStretches(months: DayRange): PeakStretch[] {
+  const years = { of: (n: number) => Math.floor(n / 12), first: (year: number) => year * 12, last: (year: number) => year * 12 + 11 };
+  return peakStretches(MONTHS.of(months.from), MONTHS.of(months.to), years, MONTHS.start);
+}

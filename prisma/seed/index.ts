@@ -25,6 +25,8 @@ const ROLLUP_TABLES = [
   'analytics_dimensions_org_daily',
   'analytics_dimensions_org_monthly',
   'analytics_dimensions_org_tenday',
+  'analytics_dimensions_block_peaks',
+  'analytics_dimensions_year_peaks',
   'search_console_dimensions_monthly',
   'search_console_dimensions_tenday',
   'store_dimensions_monthly',

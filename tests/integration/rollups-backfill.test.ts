@@ -1,5 +1,5 @@
-// A rollup migration applied to a database that already holds data must fill its rollups from the
-// rows already there, not only from writes that come after it.
+// A rollup migration applied to a database that already holds data must fill its rollups (and the
+// running peaks) from the rows already there, not only from writes that come after it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '@/prisma/migrate';
@@ -12,6 +12,7 @@ const REAPPLIED = [
   '20261122130000_ads_tenday_rollups',
   '20261125042700_ads_breakdowns_org_rollups',
   '20261125100000_web_dimensions_org_rollups',
+  '20261125111839_web_people_running_peaks',
 ];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
@@ -48,7 +49,8 @@ describe('rollup migrations on a database that already has data', () => {
     const dropped = [...WEB_STORE_ROLLUPS, ...ORG_ROLLUPS].flatMap((r) => [r.monthly, r.tenDay]);
     await client.query(`DROP TABLE ${[...dropped, ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
     await client.query(`DROP FUNCTION ad_account_breakdowns_org_recompute`);
-    await client.query(`DROP TABLE analytics_dimensions_org_daily`);
+    await client.query(`DROP TABLE analytics_dimensions_org_daily, analytics_dimensions_block_peaks, analytics_dimensions_year_peaks`);
+    await client.query(`DROP FUNCTION analytics_dimensions_peaks_refresh`);
     await client.query(
       `DROP FUNCTION analytics_dimensions_org_refresh, analytics_dimensions_org_daily_refresh, analytics_dimensions_org_rebuild,
          analytics_dimensions_org_daily_sync, analytics_dimensions_org_on_property_change CASCADE`,
@@ -93,6 +95,44 @@ describe('rollup migrations on a database that already has data', () => {
     expect(rows[0]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
   });
 
+  it('fills the running peaks of every web-analytics block and year from the rollups', async () => {
+    // One row per day of each (property, dimension, block, key) of the ten-day rollup, and per month of
+    // each (property, dimension, year, key) of the monthly one; the first day's (month's) peak through the
+    // end is the block's (year's) peak, the last one's from the start too.
+    const { rows } = await client.query<Record<string, string>>(`
+      SELECT (SELECT count(*) FROM analytics_dimensions_block_peaks)::text AS block_rows,
+             (SELECT sum(CASE WHEN extract(day FROM block) = 21
+                              THEN (date_trunc('month', block) + interval '1 month')::date - block ELSE 10 END)
+                FROM analytics_dimensions_tenday)::text AS block_days,
+             (SELECT count(*) FROM analytics_dimensions_tenday b
+                JOIN analytics_dimensions_block_peaks f ON f.analytics_property_id = b.analytics_property_id AND f.dimension = b.dimension AND f.key = b.key AND f.date = b.block
+                JOIN analytics_dimensions_block_peaks l ON l.analytics_property_id = b.analytics_property_id AND l.dimension = b.dimension AND l.key = b.key
+                 AND l.date = CASE WHEN extract(day FROM b.block) = 21 THEN (date_trunc('month', b.block) + interval '1 month - 1 day')::date ELSE b.block + 9 END
+               WHERE f.total_users_until_end IS NOT DISTINCT FROM b.total_users AND l.total_users_since_start IS NOT DISTINCT FROM b.total_users
+                 AND f.active_users_until_end IS NOT DISTINCT FROM b.active_users AND l.active_users_since_start IS NOT DISTINCT FROM b.active_users)::text AS blocks_peaked,
+             (SELECT count(*) FROM analytics_dimensions_tenday)::text AS blocks,
+             (SELECT count(*) FROM analytics_dimensions_year_peaks)::text AS year_rows,
+             (SELECT 12 * count(DISTINCT (analytics_property_id, dimension, key, date_trunc('year', month))) FROM analytics_dimensions_monthly)::text AS year_months,
+             (SELECT count(*) FROM (SELECT analytics_property_id, dimension, key, date_trunc('year', month) AS year, max(total_users) AS peak
+                                      FROM analytics_dimensions_monthly GROUP BY 1, 2, 3, 4) y
+                JOIN analytics_dimensions_year_peaks f ON f.analytics_property_id = y.analytics_property_id AND f.dimension = y.dimension AND f.key = y.key AND f.month = y.year
+                JOIN analytics_dimensions_year_peaks l ON l.analytics_property_id = y.analytics_property_id AND l.dimension = y.dimension AND l.key = y.key AND l.month = y.year + interval '11 months'
+               WHERE f.total_users_until_end IS NOT DISTINCT FROM y.peak AND l.total_users_since_start IS NOT DISTINCT FROM y.peak)::text AS years_peaked,
+             (SELECT count(DISTINCT (analytics_property_id, dimension, key, date_trunc('year', month))) FROM analytics_dimensions_monthly)::text AS years`);
+    const counts = rows[0]!;
+    expect(Number(counts.blocks)).toBeGreaterThan(0);
+    expect(counts).toEqual({
+      block_rows: counts.block_days,
+      block_days: counts.block_days,
+      blocks_peaked: counts.blocks,
+      blocks: counts.blocks,
+      year_rows: counts.year_months,
+      year_months: counts.year_months,
+      years_peaked: counts.years,
+      years: counts.years,
+    });
+  });
+
   // Last: it empties this test's own database.
   it('empties both rollups when a daily table is truncated', async () => {
     for (const r of ROLLUPS) {
@@ -102,7 +142,11 @@ describe('rollup migrations on a database that already has data', () => {
       );
       expect(rows[0]).toEqual({ monthly: 0, ten_day: 0 });
     }
-    const { rows } = await client.query<{ days: number }>('SELECT count(*)::int AS days FROM analytics_dimensions_org_daily');
-    expect(rows[0]).toEqual({ days: 0 });
+    const { rows } = await client.query<{ days: number; block_peaks: number; year_peaks: number }>(
+      `SELECT (SELECT count(*)::int FROM analytics_dimensions_org_daily) AS days,
+              (SELECT count(*)::int FROM analytics_dimensions_block_peaks) AS block_peaks,
+              (SELECT count(*)::int FROM analytics_dimensions_year_peaks) AS year_peaks`,
+    );
+    expect(rows[0]).toEqual({ days: 0, block_peaks: 0, year_peaks: 0 });
   });
 });

@@ -1,7 +1,8 @@
 // The monthly and ten-day rollups of the dimension tables (analytics, search console, store), and the
 // web-analytics rows summed over a whole organisation (daily, monthly, ten-day), stay equal to their
 // daily rows through inserts, upserts, updates (values, and rows moving to another month, key or
-// resource), deletes, and properties deleted or moved to another organisation; and the dimension tables of the endpoints, which read whole months and
+// resource), deletes, and properties deleted or moved to another organisation, as do the running peaks of
+// the web-analytics people counts (per day in its ten-day block, per month in its year); and the dimension tables of the endpoints, which read whole months and
 // whole ten-day blocks from the rollups and the other days from the daily tables, equal figures
 // computed here from the daily rows over ranges that start and end inside months and blocks. Every expectation is plain JS over rows read back.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
 import { websiteOverviewOperation, websiteSearchOperation } from '@/lib/metrics/website/operations';
 import { storeOverviewOperation } from '@/lib/metrics/store/operations';
-import { eachDay } from '@/lib/time/days';
+import { addDays, eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract } from '../support/contract';
 import { approx, createOrg, inRange, insertRows, peak, random, rankedKeys, total, type Row } from './website-fixtures';
@@ -145,6 +146,59 @@ async function expectRollupMatches(spec: RollupSpec, ids: string[]): Promise<voi
     const expected = await expectedRollup(spec, ids, period);
     expect(expected.length).toBeGreaterThan(0);
     expect(actual.sort(groupOrder(spec, period)), table).toEqual(approx(expected.sort(groupOrder(spec, period))));
+  }
+}
+
+/** The days of the ten-day block that starts on `first` (the 21st's block runs to the month's end). */
+function blockDays(first: string): string[] {
+  return first.endsWith('21') ? eachDay(first, addDays(first, 10)).filter((day) => day.slice(0, 7) === first.slice(0, 7)) : eachDay(first, addDays(first, 9));
+}
+
+/**
+ * The running peaks of the web-analytics people counts, computed here from the daily rows of `ids`: for
+ * every key with a row in a unit (a ten-day block; a year), one row per day (month) of the unit with the
+ * greatest reported value from the unit's start through it and from it through the unit's end.
+ */
+function expectedRunningPeaks(daily: Row[], unitOf: (day: string) => string, periodsOf: (unit: string) => string[], periodOf: (day: string) => string, period: string): Row[] {
+  const units = new Map<string, Row[]>();
+  for (const row of daily) {
+    const unit = [row.analytics_property_id, row.dimension, unitOf(row.date as string), row.key].join('|');
+    units.set(unit, [...(units.get(unit) ?? []), row]);
+  }
+  const greatest = (rows: Row[], column: string) => {
+    const values = rows.map((row) => row[column]).filter((value) => value !== null) as number[];
+    return values.length ? Math.max(...values) : null;
+  };
+  return [...units.entries()].flatMap(([unit, rows]) => {
+    const [property, dimension, start, key] = unit.split('|');
+    return periodsOf(start!).map((at) => {
+      const upTo = rows.filter((row) => periodOf(row.date as string) <= at);
+      const from = rows.filter((row) => periodOf(row.date as string) >= at);
+      return {
+        analytics_property_id: property!,
+        dimension: dimension!,
+        [period]: at,
+        key: key!,
+        total_users_since_start: greatest(upTo, 'total_users'),
+        total_users_until_end: greatest(from, 'total_users'),
+        active_users_since_start: greatest(upTo, 'active_users'),
+        active_users_until_end: greatest(from, 'active_users'),
+      };
+    });
+  });
+}
+
+/** The block peaks and year peaks of `ids` hold exactly the rows computed here from their daily rows. */
+async function expectRunningPeaksMatch(ids: string[]): Promise<void> {
+  const daily = await readRows(ANALYTICS.daily, ANALYTICS.resource, ids, ['date']);
+  const months = (year: string) => Array.from({ length: 12 }, (_, i) => `${year.slice(0, 4)}-${String(i + 1).padStart(2, '0')}-01`);
+  for (const [table, period, expected] of [
+    ['analytics_dimensions_block_peaks', 'date', expectedRunningPeaks(daily, PERIODS.block, blockDays, PERIODS.date, 'date')],
+    ['analytics_dimensions_year_peaks', 'month', expectedRunningPeaks(daily, (day) => `${day.slice(0, 4)}-01-01`, months, PERIODS.month, 'month')],
+  ] as const) {
+    const actual = await readRows(table, ANALYTICS.resource, ids, [period]);
+    const order = groupOrder(ANALYTICS, period as Period);
+    expect(actual.sort(order), table).toEqual(expected.sort(order));
   }
 }
 
@@ -326,6 +380,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    await expectRunningPeaksMatch(await idsOf('analytics_properties'));
+    await expectRunningPeaksMatch(properties);
     expect(await expectOrgRollupMatches([seeded])).toBeGreaterThan(0);
     expect(await expectOrgRollupMatches([org.orgId])).toBeGreaterThan(0);
   });
@@ -346,6 +402,7 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    await expectRunningPeaksMatch(properties);
     await expectOrgRollupMatches([org.orgId]);
     const [upserted] = await sql<{ customers: string }>(
       `SELECT customers FROM store_dimensions_monthly WHERE commerce_store_id = $1 AND dimension = 'product' AND month = '2025-03-01' AND key = 'product-a'`,
@@ -364,6 +421,7 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await sql(`UPDATE store_dimensions_daily SET commerce_store_id = $2 WHERE commerce_store_id = $1 AND key = 'country-moved'`, [stores[0], stores[1]]);
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(STORE, stores);
+    await expectRunningPeaksMatch(properties);
     await expectOrgRollupMatches([org.orgId]);
     const moved = await sql<{ month: string }>(
       `SELECT to_char(month, 'YYYY-MM-DD') AS month FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'channel' AND key = 'channel-a' ORDER BY month`,
@@ -379,6 +437,7 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
+    await expectRunningPeaksMatch(properties);
     await expectOrgRollupMatches([org.orgId]);
     const gone = await sql(`SELECT 1 FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'page' AND key = 'page-b' AND month = '2025-02-01'`, [properties[1]]);
     expect(gone).toEqual([]);
@@ -405,6 +464,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     // The property row goes first, its daily rows by cascade after it.
     await sql('DELETE FROM analytics_properties WHERE id = $1', [moving]);
     expect(await expectOrgRollupMatches([second.orgId])).toBe(0);
+    const left = await sql('SELECT 1 FROM analytics_dimensions_block_peaks WHERE analytics_property_id = $1 UNION ALL SELECT 1 FROM analytics_dimensions_year_peaks WHERE analytics_property_id = $1', [moving]);
+    expect(left).toEqual([]);
     await sql('DELETE FROM analytics_properties WHERE id = $1', [staying]);
     expect(await expectOrgRollupMatches([first.orgId])).toBe(0);
   });
@@ -448,11 +509,18 @@ function picked(rows: TableRow[], names: string[]) {
 
 // Head day, head block, whole months and a tail block; inside one month (head days, a block, tail
 // days); across two partial months (four whole blocks between head and tail days); whole months only.
+// For the running peaks of a whole organisation's people counts: months from January (and a head day
+// ending its block, a year before), months through December, days across two blocks without a whole one,
+// days inside one block.
 const RANGES = [
   ['2025-01-20', '2025-04-10'],
   ['2025-03-03', '2025-03-29'],
   ['2025-01-05', '2025-02-24'],
   ['2025-02-01', '2025-04-30'],
+  ['2024-12-20', '2025-03-31'],
+  ['2025-02-01', '2025-12-31'],
+  ['2025-02-15', '2025-02-24'],
+  ['2025-03-12', '2025-03-18'],
 ] as const;
 
 describe('dimension tables over ranges with partial months equal the daily rows', () => {

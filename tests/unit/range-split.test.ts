@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysAsBlocks, splitRange } from '@/lib/metrics/range-split';
+import { daysAsBlocks, daysAsPeakStretches, monthsAsPeakStretches, splitRange, type PeakStretch } from '@/lib/metrics/range-split';
 import { addDays, eachDay } from '@/lib/time/days';
 
 describe('splitRange (whole months and ten-day blocks from the rollups, the other days from the daily tables)', () => {
@@ -114,6 +114,72 @@ describe('daysAsBlocks (days to be summed, as blocks less days where that reads 
           for (const day of unit === 'days' ? eachDay(range.from, range.to) : blockDays(range.from)) count.set(day, (count.get(day) ?? 0) + sign);
         }
         expect([...count].filter(([, n]) => n !== 0)).toEqual(eachDay(from, to).map((day) => [day, 1]));
+      }
+    }
+  });
+});
+
+describe('daysAsPeakStretches and monthsAsPeakStretches (a peak over days or months, from running peaks)', () => {
+  const stretch = (read: PeakStretch['read'], from: string, to: string) => ({ read, range: { from, to } });
+
+  it('reads a stretch that ends its block from its first day, one that starts it from its last day', () => {
+    expect(daysAsPeakStretches({ from: '2026-06-24', to: '2026-06-30' })).toEqual([stretch('untilEnd', '2026-06-24', '2026-06-30')]);
+    expect(daysAsPeakStretches({ from: '2025-06-21', to: '2025-06-29' })).toEqual([stretch('sinceStart', '2025-06-21', '2025-06-29')]);
+    // The 21st's block ends with its month: 21-31 January, 21-29 February in a leap year.
+    expect(daysAsPeakStretches({ from: '2026-01-30', to: '2026-01-31' })).toEqual([stretch('untilEnd', '2026-01-30', '2026-01-31')]);
+    expect(daysAsPeakStretches({ from: '2024-02-25', to: '2024-02-29' })).toEqual([stretch('untilEnd', '2024-02-25', '2024-02-29')]);
+    expect(daysAsPeakStretches({ from: '2026-06-11', to: '2026-06-20' })).toEqual([stretch('untilEnd', '2026-06-11', '2026-06-20')]);
+  });
+
+  it('cuts days that span blocks at the blocks, and reads days inside one block one by one', () => {
+    expect(daysAsPeakStretches({ from: '2026-06-15', to: '2026-06-24' })).toEqual([
+      stretch('untilEnd', '2026-06-15', '2026-06-20'),
+      stretch('sinceStart', '2026-06-21', '2026-06-24'),
+    ]);
+    expect(daysAsPeakStretches({ from: '2026-06-12', to: '2026-06-18' })).toEqual([stretch('each', '2026-06-12', '2026-06-18')]);
+  });
+
+  it('reads months up to December from the first, months from January from the last, and splits at a new year', () => {
+    expect(monthsAsPeakStretches({ from: '2025-07-01', to: '2026-06-01' })).toEqual([
+      stretch('untilEnd', '2025-07-01', '2025-12-01'),
+      stretch('sinceStart', '2026-01-01', '2026-06-01'),
+    ]);
+    expect(monthsAsPeakStretches({ from: '2024-01-01', to: '2024-12-01' })).toEqual([stretch('untilEnd', '2024-01-01', '2024-12-01')]);
+    expect(monthsAsPeakStretches({ from: '2026-01-01', to: '2026-01-01' })).toEqual([stretch('sinceStart', '2026-01-01', '2026-01-01')]);
+    expect(monthsAsPeakStretches({ from: '2026-03-01', to: '2026-05-01' })).toEqual([stretch('each', '2026-03-01', '2026-05-01')]);
+  });
+
+  it('covers every day at the ends of any range, and every whole month, exactly once', () => {
+    const unitDays = (read: PeakStretch['read'], range: { from: string; to: string }, unitEnd: (day: string) => string, unitStart: (day: string) => string) =>
+      read === 'untilEnd' ? [range.from, unitEnd(range.from)] : read === 'sinceStart' ? [unitStart(range.to), range.to] : [range.from, range.to];
+    const blockStart = (day: string) => `${day.slice(0, 8)}${Number(day.slice(8)) <= 10 ? '01' : Number(day.slice(8)) <= 20 ? '11' : '21'}`;
+    const blockEnd = (day: string) => (blockStart(day).endsWith('21') ? addDays(`${addDays(`${day.slice(0, 8)}01`, 31).slice(0, 8)}01`, -1) : addDays(blockStart(day), 9));
+    for (const from of eachDay('2023-12-01', '2024-12-31').filter((_, i) => i % 2 === 0)) {
+      for (const length of [1, 2, 7, 9, 10, 11, 12, 20, 30, 45, 90, 366]) {
+        const to = addDays(from, length - 1);
+        const split = splitRange({ from, to });
+        for (const days of [split.headDays, split.tailDays]) {
+          if (!days) continue;
+          const stretches = daysAsPeakStretches(days);
+          // Back to back from the first day to the last, each within one block, and the stretch's own
+          // days when read from a running peak.
+          expect(stretches.flatMap((s) => eachDay(s.range.from, s.range.to))).toEqual(eachDay(days.from, days.to));
+          for (const { read, range } of stretches) {
+            expect(blockStart(range.from)).toBe(blockStart(range.to));
+            expect(unitDays(read, range, blockEnd, blockStart), `${from}..${to} ${read}`).toEqual([range.from, range.to]);
+          }
+        }
+        if (split.months) {
+          const stretches = monthsAsPeakStretches(split.months);
+          const firstDays = (range: { from: string; to: string }) => eachDay(range.from, range.to).filter((day) => day.endsWith('-01'));
+          expect(stretches.flatMap((s) => firstDays(s.range))).toEqual(firstDays(split.months));
+          const yearStart = (month: string) => `${month.slice(0, 4)}-01-01`;
+          const yearEnd = (month: string) => `${month.slice(0, 4)}-12-01`;
+          for (const { read, range } of stretches) {
+            expect(range.from.slice(0, 4)).toBe(range.to.slice(0, 4));
+            expect(unitDays(read, range, yearEnd, yearStart), `${from}..${to} ${read}`).toEqual([range.from, range.to]);
+          }
+        }
       }
     }
   });

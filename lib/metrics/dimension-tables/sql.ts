@@ -28,7 +28,7 @@ import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
 import { num } from '../ratios';
-import { splitRange } from '../range-split';
+import { daysAsPeakStretches, monthsAsPeakStretches, splitRange, type PeakStretch } from '../range-split';
 
 /**
  * The metric columns of a source, as SQL expressions over the source row `t`. Names are the
@@ -68,9 +68,20 @@ export interface DimensionSource<D extends string> {
    * dimension, date, key), with the day's `label` and `detail` when `labelled`: those of the row with the
    * greatest label), month and ten-day block (keyed as the rollups, by org_id, with `last_day`), with the
    * additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums and labels
-   * are read there, and only its people counts per resource.
+   * are read there, and only its people counts per resource. (see below), through their running peaks.
    */
-  orgRollups?: { dailyTable: string; monthlyTable: string; tenDayTable: string };
+  orgRollups?: {
+    dailyTable: string;
+    monthlyTable: string;
+    tenDayTable: string;
+    /**
+     * The people counts' running peaks per resource, from which a whole organisation's are read: per day
+     * within its ten-day block (keyed as the daily table) and per month within its year (keyed as the
+     * monthly rollup), with `<column>_since_start` and `<column>_until_end` for each people count.
+     */
+    blockPeaksTable: string;
+    yearPeaksTable: string;
+  };
   resourceColumn: string;
   /** The PostgreSQL enum type of the `dimension` column. */
   dimensionType: string;
@@ -267,23 +278,50 @@ function keyAggregate<D extends string>(
   const days = [split.headDays, split.tailDays].filter((part): part is DayRange => part !== null);
   const sumsOf = (of: Column[]) => of.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`);
   const maxOf = (of: Column[]) => of.map(([name]) => `MAX(${quote(name)}) AS ${quote(name)}`);
-  // Every resource's rows of the range with the columns `of` (and their latest day unless `lastDay` is false).
-  const rowsOf = (of: Column[], lastDay = true) =>
+  // Every resource's rows of the range with the columns `of` and their latest day.
+  const rowsOf = (of: Column[]) =>
     `(${[
-      split.months && `${select('m', lastDay ? 'm.last_day' : null, of)} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(split.months)}`,
-      ...blocks.map((part) => `${select('b', lastDay ? 'b.last_day' : null, of)} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(part)}`),
-      ...days.map((part) => `${select('t', lastDay ? 't.date' : null, of)} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(part)}`),
+      split.months && `${select('m', 'm.last_day', of)} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(split.months)}`,
+      ...blocks.map((part) => `${select('b', 'b.last_day', of)} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(part)}`),
+      ...days.map((part) => `${select('t', 't.date', of)} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(part)}`),
     ]
       .filter((part): part is string => Boolean(part))
       .join('\n UNION ALL ')}) parts`;
-  const perResource = (of: Column[], aggregates: string[], lastDay = true) =>
-    `SELECT resource, dimension, key, ${lastDay ? 'MAX(last_day) AS last_day, ' : ''}${aggregates.join(', ')} FROM ${rowsOf(of, lastDay)} GROUP BY resource, dimension, key`;
+  const perResource = (of: Column[], aggregates: string[]) =>
+    `SELECT resource, dimension, key, MAX(last_day) AS last_day, ${aggregates.join(', ')} FROM ${rowsOf(of)} GROUP BY resource, dimension, key`;
+  // Each resource's peak of the people counts over the range, from its running peaks: a stretch of days
+  // at an end of the range, or of months up to or from a new year, is one row per resource and key (its
+  // `_until_end` row when it ends its block or year, its `_since_start` row when it starts it); whole
+  // blocks are the ten-day rollup's rows, and the rare stretch inside one block or year its days or months.
+  const peaksPerResource = ({ blockPeaksTable, yearPeaksTable }: NonNullable<DimensionSource<D>['orgRollups']>) => {
+    const running = (alias: string, table: string, period: string, { read, range: part }: PeakStretch) => {
+      const suffix = read === 'untilEnd' ? '_until_end' : '_since_start';
+      return `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key${peakColumns
+        .map(([name, , column]) => `, ${alias}.${column}${suffix} AS ${quote(name)}`)
+        .join('')} FROM ${table} ${alias} WHERE ${scope(alias)} AND ${alias}.${period} = ${p.add(read === 'untilEnd' ? part.from : part.to)}::date`;
+    };
+    const parts = [
+      ...(split.months ? monthsAsPeakStretches(split.months) : []).map((stretch) =>
+        stretch.read === 'each'
+          ? `${select('m', null, peakColumns)} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(stretch.range)}`
+          : running('y', yearPeaksTable, 'month', stretch),
+      ),
+      ...blocks.map((part) => `${select('b', null, peakColumns)} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(part)}`),
+      ...days.flatMap(daysAsPeakStretches).map((stretch) =>
+        stretch.read === 'each'
+          ? `${select('t', null, peakColumns)} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(stretch.range)}`
+          : running('p', blockPeaksTable, 'date', stretch),
+      ),
+    ];
+    return `SELECT resource, dimension, key, ${maxOf(peakColumns).join(', ')} FROM (${parts.join('\n UNION ALL ')}) parts GROUP BY resource, dimension, key`;
+  };
   const orgRollups = org === null ? undefined : source.orgRollups;
   if (orgRollups && peakColumns.length) {
     // A whole organisation: its sums come summed over its resources already (a month is a row per key,
     // not one per resource and key); only the people counts (each resource's peak, then summed) are read
-    // per resource, two columns with MAX only. The same keys have rows in both (the organisation's rows
-    // are sums of its resources' rows).
+    // per resource, from the running peaks. The same keys have rows in both (the organisation's rows are
+    // sums of its resources' rows; a running peak's row has a key with a row in its block or year, and
+    // a key without one in the range adds only nulls, which SUM ignores).
     const orgScope = (alias: string) => `${alias}.org_id = ${org}::uuid AND ${inDimensions(alias)}`;
     const orgParts = [
       split.months &&
@@ -299,7 +337,7 @@ function keyAggregate<D extends string>(
       FROM (SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')}
               FROM (${orgParts.join('\n UNION ALL ')}) parts GROUP BY dimension, key) s
       JOIN (SELECT dimension, key, ${sumsOf(peakColumns).join(', ')}
-              FROM (${perResource(peakColumns, maxOf(peakColumns), false)}) per_resource GROUP BY dimension, key) r
+              FROM (${peaksPerResource(orgRollups)}) per_resource GROUP BY dimension, key) r
         ON r.dimension = s.dimension AND r.key = s.key`;
   }
   if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rowsOf(columns)} GROUP BY dimension, key`;

@@ -1,0 +1,195 @@
+-- CreateTable
+CREATE TABLE "analytics_dimensions_block_peaks" (
+    "analytics_property_id" UUID NOT NULL,
+    "dimension" "AnalyticsDimension" NOT NULL,
+    "date" DATE NOT NULL,
+    "key" TEXT NOT NULL,
+    "total_users_since_start" BIGINT,
+    "total_users_until_end" BIGINT,
+    "active_users_since_start" BIGINT,
+    "active_users_until_end" BIGINT,
+
+    CONSTRAINT "analytics_dimensions_block_peaks_pkey" PRIMARY KEY ("analytics_property_id","dimension","date","key")
+);
+
+-- CreateTable
+CREATE TABLE "analytics_dimensions_year_peaks" (
+    "analytics_property_id" UUID NOT NULL,
+    "dimension" "AnalyticsDimension" NOT NULL,
+    "month" DATE NOT NULL,
+    "key" TEXT NOT NULL,
+    "total_users_since_start" BIGINT,
+    "total_users_until_end" BIGINT,
+    "active_users_since_start" BIGINT,
+    "active_users_until_end" BIGINT,
+
+    CONSTRAINT "analytics_dimensions_year_peaks_pkey" PRIMARY KEY ("analytics_property_id","dimension","month","key")
+);
+
+
+-- ───────────── running peaks of the web-analytics people counts ─────────────
+-- A whole organisation's people counts in the dimension tables of /website/overview are each property's
+-- peak over the range, summed over the properties. The organisation rollups cannot keep them (a maximum
+-- per property is not a sum), so they were read per property: a year of 60 properties is about 55,000
+-- monthly rows, and the nine days before a range's last whole block another 41,000 daily rows, grouped
+-- per (property, key). A range is read as whole months, whole ten-day blocks and the days at its ends;
+-- the days at an end are always the start or the end of a block, and the months split at a new year are
+-- the end of one year and the start of the next. So each property keeps, per key, the running peak
+-- within the unit in both directions: per day within its ten-day block (block peaks) and per month within
+-- its year (year peaks). A stretch that ends a unit is the `*_until_end` row of its first day or month,
+-- one that starts a unit the `*_since_start` row of its last: one row per property and key.
+--
+-- Every day (month) of a unit has a row for each key with a row in the unit (its ten-day rollup row, its
+-- monthly rollup rows), so that a stretch may end on a day without data. MAX ignores nulls, as over the
+-- daily rows. Kept with the other rollups by analytics_dimensions_monthly_refresh, for the (property,
+-- dimension, month) groups a statement touched: their months' block peaks from the daily rows, their
+-- years' year peaks from the monthly rollup.
+
+-- Recomputes the block peaks of the listed (property, dimension, month) groups and the year peaks of
+-- their years.
+CREATE FUNCTION analytics_dimensions_peaks_refresh(resources UUID[], dimensions "AnalyticsDimension"[], months DATE[])
+RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  EXECUTE $sql$
+    DELETE FROM analytics_dimensions_block_peaks p
+     USING unnest($1, $2, $3) AS g(resource, dimension, month)
+     WHERE p.analytics_property_id = g.resource AND p.dimension = g.dimension
+       AND p.date >= g.month AND p.date < (g.month + interval '1 month')::date
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    WITH days AS MATERIALIZED (
+      SELECT t.analytics_property_id, t.dimension, tenday_block(t.date) AS block, t.date, t.key, t.total_users, t.active_users
+        FROM unnest($1, $2, $3) AS g(resource, dimension, month)
+        JOIN analytics_dimensions_daily t
+          ON t.analytics_property_id = g.resource AND t.dimension = g.dimension
+         AND t.date >= g.month AND t.date < (g.month + interval '1 month')::date),
+    -- Every day of the block for each key with a row in it (the 21st's block ends with its month): the
+    -- key's row of the day, or nulls. Each (key, day) has at most one row, so MAX keeps it as it is.
+    cells AS (
+      SELECT analytics_property_id, dimension, block, key, date, MAX(total_users) AS total_users, MAX(active_users) AS active_users
+        FROM (SELECT analytics_property_id, dimension, block, key, date, total_users, active_users FROM days
+              UNION ALL
+              SELECT k.analytics_property_id, k.dimension, k.block, k.key, d.date, NULL, NULL
+                FROM (SELECT DISTINCT analytics_property_id, dimension, block, key FROM days) k
+                CROSS JOIN LATERAL (
+                  SELECT date::date FROM generate_series(
+                    k.block,
+                    CASE WHEN EXTRACT(DAY FROM k.block) = 21 THEN (date_trunc('month', k.block) + interval '1 month - 1 day')::date ELSE k.block + 9 END,
+                    interval '1 day') AS date) d) rows_and_gaps
+       GROUP BY analytics_property_id, dimension, block, key, date)
+    INSERT INTO analytics_dimensions_block_peaks (
+      analytics_property_id, dimension, date, key,
+      total_users_since_start, total_users_until_end, active_users_since_start, active_users_until_end)
+    SELECT analytics_property_id, dimension, date, key,
+      MAX(total_users) OVER since_start, MAX(total_users) OVER until_end,
+      MAX(active_users) OVER since_start, MAX(active_users) OVER until_end
+      FROM cells
+    WINDOW since_start AS (PARTITION BY analytics_property_id, dimension, block, key ORDER BY date),
+           until_end AS (PARTITION BY analytics_property_id, dimension, block, key ORDER BY date DESC)
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    DELETE FROM analytics_dimensions_year_peaks p
+     USING unnest($1, $2, $3) AS g(resource, dimension, month)
+     WHERE p.analytics_property_id = g.resource AND p.dimension = g.dimension
+       AND p.month >= date_trunc('year', g.month)::date AND p.month < (date_trunc('year', g.month) + interval '1 year')::date
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    WITH months AS MATERIALIZED (
+      SELECT r.analytics_property_id, r.dimension, y.year, r.month, r.key, r.total_users, r.active_users
+        FROM (SELECT DISTINCT resource, dimension, date_trunc('year', month)::date AS year
+                FROM unnest($1, $2, $3) AS g(resource, dimension, month)) y
+        JOIN analytics_dimensions_monthly r
+          ON r.analytics_property_id = y.resource AND r.dimension = y.dimension
+         AND r.month >= y.year AND r.month < (y.year + interval '1 year')::date),
+    -- Every month of the year for each key with a row in it, as the block peaks' days.
+    cells AS (
+      SELECT analytics_property_id, dimension, year, key, month, MAX(total_users) AS total_users, MAX(active_users) AS active_users
+        FROM (SELECT analytics_property_id, dimension, year, key, month, total_users, active_users FROM months
+              UNION ALL
+              SELECT k.analytics_property_id, k.dimension, k.year, k.key, m.month, NULL, NULL
+                FROM (SELECT DISTINCT analytics_property_id, dimension, year, key FROM months) k
+                CROSS JOIN LATERAL (SELECT month::date FROM generate_series(k.year, k.year + interval '11 months', interval '1 month') AS month) m) rows_and_gaps
+       GROUP BY analytics_property_id, dimension, year, key, month)
+    INSERT INTO analytics_dimensions_year_peaks (
+      analytics_property_id, dimension, month, key,
+      total_users_since_start, total_users_until_end, active_users_since_start, active_users_until_end)
+    SELECT analytics_property_id, dimension, month, key,
+      MAX(total_users) OVER since_start, MAX(total_users) OVER until_end,
+      MAX(active_users) OVER since_start, MAX(active_users) OVER until_end
+      FROM cells
+    WINDOW since_start AS (PARTITION BY analytics_property_id, dimension, year, key ORDER BY month),
+           until_end AS (PARTITION BY analytics_property_id, dimension, year, key ORDER BY month DESC)
+  $sql$ USING resources, dimensions, months;
+END
+$fn$;
+
+-- The refresh of migration 20261125100000_web_dimensions_org_rollups (unchanged), with the running peaks
+-- of the same groups recomputed after the property's rollups they read and before the organisation's.
+CREATE OR REPLACE FUNCTION analytics_dimensions_monthly_refresh(resources UUID[], dimensions "AnalyticsDimension"[], months DATE[])
+RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  EXECUTE $sql$
+    DELETE FROM analytics_dimensions_tenday b
+     USING unnest($1, $2, $3) AS g(resource, dimension, month)
+     WHERE b.analytics_property_id = g.resource AND b.dimension = g.dimension
+       AND b.block >= g.month AND b.block < (g.month + interval '1 month')::date
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    INSERT INTO analytics_dimensions_tenday (
+      analytics_property_id, dimension, block, key, last_day,
+      sessions, total_users, total_users_days, active_users, active_users_days, new_users, engaged_sessions,
+      screen_page_views, event_count, key_events, total_revenue, purchase_revenue, transactions,
+      ecommerce_purchases, user_engagement_duration, session_duration_weighted)
+    SELECT t.analytics_property_id, t.dimension, tenday_block(t.date), t.key, MAX(t.date),
+      SUM(t.sessions), MAX(t.total_users), SUM(t.total_users), MAX(t.active_users), SUM(t.active_users), SUM(t.new_users),
+      SUM(t.engaged_sessions), SUM(t.screen_page_views), SUM(t.event_count), SUM(t.key_events), SUM(t.total_revenue),
+      SUM(t.purchase_revenue), SUM(t.transactions), SUM(t.ecommerce_purchases), SUM(t.user_engagement_duration),
+      SUM(t.session_duration_weighted)
+      FROM unnest($1, $2, $3) AS g(resource, dimension, month)
+      JOIN analytics_dimensions_daily t
+        ON t.analytics_property_id = g.resource AND t.dimension = g.dimension
+       AND date_trunc('month', t.date)::date = g.month
+       AND t.date >= g.month AND t.date < (g.month + interval '1 month')::date
+     GROUP BY t.analytics_property_id, t.dimension, tenday_block(t.date), t.key
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    DELETE FROM analytics_dimensions_monthly m
+     USING unnest($1, $2, $3) AS g(resource, dimension, month)
+     WHERE m.analytics_property_id = g.resource AND m.dimension = g.dimension AND m.month = g.month
+  $sql$ USING resources, dimensions, months;
+  EXECUTE $sql$
+    INSERT INTO analytics_dimensions_monthly (
+      analytics_property_id, dimension, month, key, last_day,
+      sessions, total_users, total_users_days, active_users, active_users_days, new_users, engaged_sessions,
+      screen_page_views, event_count, key_events, total_revenue, purchase_revenue, transactions,
+      ecommerce_purchases, user_engagement_duration, session_duration_weighted)
+    SELECT b.analytics_property_id, b.dimension, g.month, b.key, MAX(b.last_day),
+      SUM(b.sessions), MAX(b.total_users), SUM(b.total_users_days), MAX(b.active_users), SUM(b.active_users_days),
+      SUM(b.new_users), SUM(b.engaged_sessions), SUM(b.screen_page_views), SUM(b.event_count), SUM(b.key_events),
+      SUM(b.total_revenue), SUM(b.purchase_revenue), SUM(b.transactions), SUM(b.ecommerce_purchases),
+      SUM(b.user_engagement_duration), SUM(b.session_duration_weighted)
+      FROM unnest($1, $2, $3) AS g(resource, dimension, month)
+      JOIN analytics_dimensions_tenday b
+        ON b.analytics_property_id = g.resource AND b.dimension = g.dimension
+       AND date_trunc('month', b.block)::date = g.month
+       AND b.block >= g.month AND b.block < (g.month + interval '1 month')::date
+     GROUP BY b.analytics_property_id, b.dimension, g.month, b.key
+  $sql$ USING resources, dimensions, months;
+  PERFORM analytics_dimensions_peaks_refresh(resources, dimensions, months);
+  PERFORM analytics_dimensions_org_refresh(array_agg(org_id), array_agg(dimension), array_agg(month))
+     FROM (SELECT DISTINCT p.org_id, g.dimension, g.month
+             FROM unnest(resources, dimensions, months) AS g(resource, dimension, month)
+             JOIN analytics_properties p ON p.id = g.resource) groups;
+END
+$fn$;
+
+-- TRUNCATE of the daily table empties them with the other rollups.
+CREATE TRIGGER analytics_dimensions_block_peaks_on_truncate AFTER TRUNCATE ON analytics_dimensions_daily
+  FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('analytics_dimensions_block_peaks');
+CREATE TRIGGER analytics_dimensions_year_peaks_on_truncate AFTER TRUNCATE ON analytics_dimensions_daily
+  FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('analytics_dimensions_year_peaks');
+
+-- Backfill from the rows already there: every (property, dimension, month) group of the monthly rollup.
+SELECT analytics_dimensions_peaks_refresh(array_agg(analytics_property_id), array_agg(dimension), array_agg(month))
+  FROM (SELECT DISTINCT analytics_property_id, dimension, month FROM analytics_dimensions_monthly) groups;
+ANALYZE analytics_dimensions_block_peaks, analytics_dimensions_year_peaks;
