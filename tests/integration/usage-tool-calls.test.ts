@@ -37,7 +37,10 @@ describe('tool-call records', () => {
     const key = await keyContext(main.id, name);
     const grant = grantContext(main.id);
     const foreign = await keyContext(other.id, `usage ${randomUUID()}`);
-    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, seconds));
+    // An hour ahead, whole seconds: newer than the calls other tests record meanwhile (at the real time)
+    // in the same organisation, so that these are its newest whatever the day the tests run.
+    const base = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;
+    const at = (seconds: number) => new Date(base + seconds * 1000);
     recordToolCall({ auth: key, tool: 'list_clients', args: {}, rows: 3, durationMs: 12.4, outcome: 'ok' }, at(1));
     recordToolCall({ auth: key, tool: 'get_ads_overview', args: { from: '2026-06-01', to: '2026-06-30' }, rows: 1, durationMs: 40, outcome: 'ok' }, at(2));
     recordToolCall({ auth: grant, tool: 'list_ad_entities', args: { level: 'ad' }, rows: null, durationMs: 3, outcome: 'validation_failed' }, at(3));
