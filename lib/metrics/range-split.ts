@@ -142,8 +142,8 @@ export interface PeakStretch {
 /**
  * Splits the numbered elements `first`…`last` (days or months) at the boundaries of the units that hold
  * them: a piece that ends its unit is its first element's `untilEnd` peak, one that starts it its last
- * element's `sinceStart` peak (one row each), any other every element. A stretch of days at either end of
- * a range ends or starts a block (see splitRange), so it is always one row.
+ * element's `sinceStart` peak (one row each), any other every element. The days at either end of a range
+ * that holds a whole block or month end or start a block (see splitRange): one row each.
  */
 function peakStretches(first: number, last: number, unit: { of(n: number): number; first(u: number): number; last(u: number): number }, dayOfElement: (n: number) => IsoDay): PeakStretch[] {
   const pieces: PeakStretch[] = [];

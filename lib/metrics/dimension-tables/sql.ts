@@ -23,7 +23,9 @@
 // organisation, a source with organisation rollups (web analytics: `analytics_dimensions_org_*`,
 // migration 20261125100000_web_dimensions_org_rollups, kept by the same triggers) gives its sums per
 // organisation (a month is one row per key instead of one per resource and key); only the people counts
-// are still read per resource.
+// are still read per resource, from running peaks (`analytics_dimensions_block_peaks` and `_year_peaks`,
+// migration 20261125111839_web_people_running_peaks): a stretch that starts or ends a ten-day block or a
+// year is one row per resource and key.
 import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
@@ -68,7 +70,7 @@ export interface DimensionSource<D extends string> {
    * dimension, date, key), with the day's `label` and `detail` when `labelled`: those of the row with the
    * greatest label), month and ten-day block (keyed as the rollups, by org_id, with `last_day`), with the
    * additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums and labels
-   * are read there, and only its people counts per resource. (see below), through their running peaks.
+   * are read there, and only its people counts per resource, from the running peaks below.
    */
   orgRollups?: {
     dailyTable: string;

@@ -33,14 +33,14 @@ CREATE TABLE "analytics_dimensions_year_peaks" (
 -- per property is not a sum), so they were read per property: a year of 60 properties is about 55,000
 -- monthly rows, and the nine days before a range's last whole block another 41,000 daily rows, grouped
 -- per (property, key). A range is read as whole months, whole ten-day blocks and the days at its ends;
--- the days at an end are always the start or the end of a block, and the months split at a new year are
--- the end of one year and the start of the next. So each property keeps, per key, the running peak
+-- in a range that holds a whole block, the days at an end are the start or the end of a block, and its
+-- months split at a new year are the end of one year and the start of the next. So each property keeps, per key, the running peak
 -- within the unit in both directions: per day within its ten-day block (block peaks) and per month within
 -- its year (year peaks). A stretch that ends a unit is the `*_until_end` row of its first day or month,
 -- one that starts a unit the `*_since_start` row of its last: one row per property and key.
 --
--- Every day (month) of a unit has a row for each key with a row in the unit (its ten-day rollup row, its
--- monthly rollup rows), so that a stretch may end on a day without data. MAX ignores nulls, as over the
+-- Every day (month) of a unit has a row for each key with a daily row in the block (a monthly row in the
+-- year), so that a stretch may start or end on a day without data. MAX ignores nulls, as over the
 -- daily rows. Kept with the other rollups by analytics_dimensions_monthly_refresh, for the (property,
 -- dimension, month) groups a statement touched: their months' block peaks from the daily rows, their
 -- years' year peaks from the monthly rollup.
