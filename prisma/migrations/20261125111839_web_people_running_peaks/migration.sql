@@ -41,9 +41,9 @@ CREATE TABLE "analytics_dimensions_year_peaks" (
 --
 -- Every day (month) of a unit has a row for each key with a daily row in the block (a monthly row in the
 -- year), so that a stretch may start or end on a day without data. MAX ignores nulls, as over the
--- daily rows. Kept with the other rollups by analytics_dimensions_monthly_refresh, for the (property,
--- dimension, month) groups a statement touched: their months' block peaks from the daily rows, their
--- years' year peaks from the monthly rollup.
+-- daily rows. Kept by statement triggers of the daily table, for the (property, dimension, month) groups
+-- a statement touched: their months' block peaks from the daily rows, their years' year peaks from the
+-- monthly rollup (refreshed by the triggers before these).
 
 -- Recomputes the block peaks of the listed (property, dimension, month) groups and the year peaks of
 -- their years.
@@ -123,65 +123,19 @@ BEGIN
 END
 $fn$;
 
--- The refresh of migration 20261125100000_web_dimensions_org_rollups (unchanged), with the running peaks
--- of the same groups recomputed after the property's rollups they read and before the organisation's.
-CREATE OR REPLACE FUNCTION analytics_dimensions_monthly_refresh(resources UUID[], dimensions "AnalyticsDimension"[], months DATE[])
-RETURNS void LANGUAGE plpgsql AS $fn$
-BEGIN
-  EXECUTE $sql$
-    DELETE FROM analytics_dimensions_tenday b
-     USING unnest($1, $2, $3) AS g(resource, dimension, month)
-     WHERE b.analytics_property_id = g.resource AND b.dimension = g.dimension
-       AND b.block >= g.month AND b.block < (g.month + interval '1 month')::date
-  $sql$ USING resources, dimensions, months;
-  EXECUTE $sql$
-    INSERT INTO analytics_dimensions_tenday (
-      analytics_property_id, dimension, block, key, last_day,
-      sessions, total_users, total_users_days, active_users, active_users_days, new_users, engaged_sessions,
-      screen_page_views, event_count, key_events, total_revenue, purchase_revenue, transactions,
-      ecommerce_purchases, user_engagement_duration, session_duration_weighted)
-    SELECT t.analytics_property_id, t.dimension, tenday_block(t.date), t.key, MAX(t.date),
-      SUM(t.sessions), MAX(t.total_users), SUM(t.total_users), MAX(t.active_users), SUM(t.active_users), SUM(t.new_users),
-      SUM(t.engaged_sessions), SUM(t.screen_page_views), SUM(t.event_count), SUM(t.key_events), SUM(t.total_revenue),
-      SUM(t.purchase_revenue), SUM(t.transactions), SUM(t.ecommerce_purchases), SUM(t.user_engagement_duration),
-      SUM(t.session_duration_weighted)
-      FROM unnest($1, $2, $3) AS g(resource, dimension, month)
-      JOIN analytics_dimensions_daily t
-        ON t.analytics_property_id = g.resource AND t.dimension = g.dimension
-       AND date_trunc('month', t.date)::date = g.month
-       AND t.date >= g.month AND t.date < (g.month + interval '1 month')::date
-     GROUP BY t.analytics_property_id, t.dimension, tenday_block(t.date), t.key
-  $sql$ USING resources, dimensions, months;
-  EXECUTE $sql$
-    DELETE FROM analytics_dimensions_monthly m
-     USING unnest($1, $2, $3) AS g(resource, dimension, month)
-     WHERE m.analytics_property_id = g.resource AND m.dimension = g.dimension AND m.month = g.month
-  $sql$ USING resources, dimensions, months;
-  EXECUTE $sql$
-    INSERT INTO analytics_dimensions_monthly (
-      analytics_property_id, dimension, month, key, last_day,
-      sessions, total_users, total_users_days, active_users, active_users_days, new_users, engaged_sessions,
-      screen_page_views, event_count, key_events, total_revenue, purchase_revenue, transactions,
-      ecommerce_purchases, user_engagement_duration, session_duration_weighted)
-    SELECT b.analytics_property_id, b.dimension, g.month, b.key, MAX(b.last_day),
-      SUM(b.sessions), MAX(b.total_users), SUM(b.total_users_days), MAX(b.active_users), SUM(b.active_users_days),
-      SUM(b.new_users), SUM(b.engaged_sessions), SUM(b.screen_page_views), SUM(b.event_count), SUM(b.key_events),
-      SUM(b.total_revenue), SUM(b.purchase_revenue), SUM(b.transactions), SUM(b.ecommerce_purchases),
-      SUM(b.user_engagement_duration), SUM(b.session_duration_weighted)
-      FROM unnest($1, $2, $3) AS g(resource, dimension, month)
-      JOIN analytics_dimensions_tenday b
-        ON b.analytics_property_id = g.resource AND b.dimension = g.dimension
-       AND date_trunc('month', b.block)::date = g.month
-       AND b.block >= g.month AND b.block < (g.month + interval '1 month')::date
-     GROUP BY b.analytics_property_id, b.dimension, g.month, b.key
-  $sql$ USING resources, dimensions, months;
-  PERFORM analytics_dimensions_peaks_refresh(resources, dimensions, months);
-  PERFORM analytics_dimensions_org_refresh(array_agg(org_id), array_agg(dimension), array_agg(month))
-     FROM (SELECT DISTINCT p.org_id, g.dimension, g.month
-             FROM unnest(resources, dimensions, months) AS g(resource, dimension, month)
-             JOIN analytics_properties p ON p.id = g.resource) groups;
-END
-$fn$;
+-- The statement triggers of the daily table, on the groups of dimensions_monthly_sync (migration
+-- 20261122110000_web_store_rollups). PostgreSQL fires the triggers of one event in the order of their
+-- names: these (`..._peaks_on_...`) run after `analytics_dimensions_monthly_on_...`, so the year peaks
+-- read the monthly rollup as the same statement left it.
+CREATE TRIGGER analytics_dimensions_peaks_on_insert AFTER INSERT ON analytics_dimensions_daily
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION dimensions_monthly_sync('analytics_property_id', 'analytics_dimensions_peaks_refresh');
+CREATE TRIGGER analytics_dimensions_peaks_on_update AFTER UPDATE ON analytics_dimensions_daily
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION dimensions_monthly_sync('analytics_property_id', 'analytics_dimensions_peaks_refresh');
+CREATE TRIGGER analytics_dimensions_peaks_on_delete AFTER DELETE ON analytics_dimensions_daily
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+  EXECUTE FUNCTION dimensions_monthly_sync('analytics_property_id', 'analytics_dimensions_peaks_refresh');
 
 -- TRUNCATE of the daily table empties them with the other rollups.
 CREATE TRIGGER analytics_dimensions_block_peaks_on_truncate AFTER TRUNCATE ON analytics_dimensions_daily
