@@ -95,6 +95,14 @@ export interface DimensionSource<D extends string> {
   sortBy: string;
 }
 
+type OrgRollups = NonNullable<DimensionSource<string>['orgRollups']>;
+
+/** A whole organisation, read from its source's organisation rollups: its id (in a statement, the SQL reference of its id). */
+interface WholeOrg {
+  id: string;
+  rollups: OrgRollups;
+}
+
 /** Sums over a range: each metric of the source (null when every row left it unreported), and `<peak>Days`. */
 export type Sums = Record<string, number | null>;
 
@@ -245,8 +253,7 @@ interface KeyRow extends FigureRow {
 
 /**
  * Per key of each dimension, the range's figures as SQL (see dimensionTables); `narrow` is a condition on a
- * row alias. `org` (an SQL reference) is set when `resources` are every resource of that organisation and
- * the source has organisation rollups.
+ * row alias. `org` is set when `resources` are every resource of that organisation.
  */
 function keyAggregate<D extends string>(
   source: DimensionSource<D>,
@@ -254,7 +261,7 @@ function keyAggregate<D extends string>(
   resources: string,
   range: DayRange,
   narrow: (alias: string) => string = () => '',
-  org: string | null = null,
+  org: WholeOrg | null = null,
 ): string {
   const { metrics } = source;
   const resource = source.resourceColumn;
@@ -295,7 +302,7 @@ function keyAggregate<D extends string>(
   // at an end of the range, or of months up to or from a new year, is one row per resource and key (its
   // `_until_end` row when it ends its block or year, its `_since_start` row when it starts it); whole
   // blocks are the ten-day rollup's rows, and the rare stretch inside one block or year its days or months.
-  const peaksPerResource = ({ blockPeaksTable, yearPeaksTable }: NonNullable<DimensionSource<D>['orgRollups']>) => {
+  const peaksPerResource = ({ blockPeaksTable, yearPeaksTable }: OrgRollups) => {
     const running = (alias: string, table: string, period: string, { read, range: part }: PeakStretch) => {
       const suffix = read === 'untilEnd' ? '_until_end' : '_since_start';
       return `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key${peakColumns
@@ -317,29 +324,28 @@ function keyAggregate<D extends string>(
     ];
     return `SELECT resource, dimension, key, ${maxOf(peakColumns).join(', ')} FROM (${parts.join('\n UNION ALL ')}) parts GROUP BY resource, dimension, key`;
   };
-  const orgRollups = org === null ? undefined : source.orgRollups;
-  if (orgRollups && peakColumns.length) {
+  if (org && peakColumns.length) {
     // A whole organisation: its sums come summed over its resources already (a month is a row per key,
     // not one per resource and key); only the people counts (each resource's peak, then summed) are read
     // per resource, from the running peaks. The same keys have rows in both (the organisation's rows are
     // sums of its resources' rows; a running peak's row has a key with a row in its block or year, and
     // a key without one in the range adds only nulls, which SUM ignores).
-    const orgScope = (alias: string) => `${alias}.org_id = ${org}::uuid AND ${inDimensions(alias)}`;
+    const orgScope = (alias: string) => `${alias}.org_id = ${org.id}::uuid AND ${inDimensions(alias)}`;
     const orgParts = [
       split.months &&
-        `${select('m', 'm.last_day', summedColumns, false)} FROM ${orgRollups.monthlyTable} m WHERE ${orgScope('m')} AND m.month ${between(split.months)}`,
+        `${select('m', 'm.last_day', summedColumns, false)} FROM ${org.rollups.monthlyTable} m WHERE ${orgScope('m')} AND m.month ${between(split.months)}`,
       ...blocks.map(
-        (part) => `${select('b', 'b.last_day', summedColumns, false)} FROM ${orgRollups.tenDayTable} b WHERE ${orgScope('b')} AND b.block ${between(part)}`,
+        (part) => `${select('b', 'b.last_day', summedColumns, false)} FROM ${org.rollups.tenDayTable} b WHERE ${orgScope('b')} AND b.block ${between(part)}`,
       ),
       ...days.map(
-        (part) => `${select('d', 'd.date', summedColumns, false)} FROM ${orgRollups.dailyTable} d WHERE ${orgScope('d')} AND d.date ${between(part)}`,
+        (part) => `${select('d', 'd.date', summedColumns, false)} FROM ${org.rollups.dailyTable} d WHERE ${orgScope('d')} AND d.date ${between(part)}`,
       ),
     ].filter((part): part is string => Boolean(part));
     return `SELECT s.*, ${peakColumns.map(([name]) => `r.${quote(name)}`).join(', ')}
       FROM (SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')}
               FROM (${orgParts.join('\n UNION ALL ')}) parts GROUP BY dimension, key) s
       JOIN (SELECT dimension, key, ${sumsOf(peakColumns).join(', ')}
-              FROM (${peaksPerResource(orgRollups)}) per_resource GROUP BY dimension, key) r
+              FROM (${peaksPerResource(org.rollups)}) per_resource GROUP BY dimension, key) r
         ON r.dimension = s.dimension AND r.key = s.key`;
   }
   if (!peakColumns.length) return `SELECT dimension, key, MAX(last_day) AS last_day, ${sumsOf(summedColumns).join(', ')} FROM ${rowsOf(columns)} GROUP BY dimension, key`;
@@ -359,22 +365,21 @@ function keyAggregate<D extends string>(
 function rankedKeys<D extends string>(
   source: DimensionSource<D>,
   resourceIds: string[],
-  orgId: string | null,
+  whole: WholeOrg | null,
   range: DayRange,
   limit: number,
   labelled: boolean,
 ): Promise<KeyRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
-  const org = orgId === null ? null : p.add(orgId);
+  const org = whole && { id: p.add(whole.id), rollups: whole.rollups };
   const keyed = keyAggregate(source, p, resources, range, undefined, org);
   const withLabels = labelled && source.labelled;
   // A whole organisation's label of a key on a day is kept with its daily sums.
-  const orgLabels = org !== null && source.orgRollups ? source.orgRollups.dailyTable : null;
   const labels = !withLabels
     ? ''
-    : orgLabels
-      ? `LEFT JOIN ${orgLabels} l ON l.org_id = ${org}::uuid AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key`
+    : org
+      ? `LEFT JOIN ${org.rollups.dailyTable} l ON l.org_id = ${org.id}::uuid AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key`
       : `LEFT JOIN LATERAL (
          SELECT l.label, l.detail FROM ${source.table} l
           WHERE l.${source.resourceColumn} = ANY(${resources}::uuid[]) AND l.dimension = r.dimension AND l.date = r.last_day AND l.key = r.key
@@ -397,13 +402,13 @@ function rankedKeys<D extends string>(
 function keyFigures<D extends string>(
   source: DimensionSource<D>,
   resourceIds: string[],
-  orgId: string | null,
+  whole: WholeOrg | null,
   range: DayRange,
   keys: FigureRow[],
 ): Promise<FigureRow[]> {
   const p = new SqlParams();
   const resources = p.add(resourceIds);
-  const org = orgId === null ? null : p.add(orgId);
+  const org = whole && { id: p.add(whole.id), rollups: whole.rollups };
   const wanted = `(SELECT * FROM unnest(${p.add(keys.map((row) => row.dimension))}::"${source.dimensionType}"[], ${p.add(keys.map((row) => row.key))}::text[]))`;
   return sql<FigureRow>(keyAggregate(source, p, resources, range, (alias) => ` AND (${alias}.dimension, ${alias}.key) IN ${wanted}`, org), p.values);
 }
@@ -439,18 +444,18 @@ export async function dimensionTables<D extends string>(
   wholeOrgId: string | null = null,
 ): Promise<Record<D, DimensionRow[]>> {
   const { metrics } = source;
-  const orgId = source.orgRollups ? wholeOrgId : null;
+  const whole = source.orgRollups && wholeOrgId !== null ? { id: wholeOrgId, rollups: source.orgRollups } : null;
   const comparedLimit = limit * COMPARED_KEYS_PER_LISTED;
   const [listed, compared] = await Promise.all([
-    rankedKeys(source, resourceIds, orgId, current, limit, true),
-    previous ? rankedKeys(source, resourceIds, orgId, previous, comparedLimit, false) : Promise.resolve([]),
+    rankedKeys(source, resourceIds, whole, current, limit, true),
+    previous ? rankedKeys(source, resourceIds, whole, previous, comparedLimit, false) : Promise.resolve([]),
   ]);
   const before = byDimensionAndKey(compared);
   if (previous) {
     const cut = new Set(compared.filter((row) => Number(row.keys) > comparedLimit).map((row) => row.dimension));
     const unread = listed.filter((row) => cut.has(row.dimension) && !before.get(row.dimension)?.has(row.key));
     if (unread.length > 0) {
-      for (const [dimension, rows] of byDimensionAndKey(await keyFigures(source, resourceIds, orgId, previous, unread))) {
+      for (const [dimension, rows] of byDimensionAndKey(await keyFigures(source, resourceIds, whole, previous, unread))) {
         for (const [key, row] of rows) before.get(dimension)!.set(key, row);
       }
     }
