@@ -7,7 +7,7 @@ import { sql } from '@/lib/db';
 import { websiteOverviewOperation } from '@/lib/metrics/website/operations';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, createOrg, floatFigure, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 import { eachDay } from '@/lib/time/days';
 
 interface Property {
@@ -185,10 +185,10 @@ function webSet(rows: Row[]) {
     transactions: total(rows, 'transactions'),
     ecommercePurchases: total(rows, 'ecommerce_purchases'),
     userEngagementDuration: total(rows, 'user_engagement_duration'),
-    sessionDurationWeighted: total(rows, 'session_duration_weighted'),
+    sessionDurationWeighted: floatFigure(total(rows, 'session_duration_weighted')),
     engagementRate,
     bounceRate: engagementRate === null ? null : 100 - engagementRate,
-    averageSessionDuration: rate(total(rows, 'session_duration_weighted'), sessions),
+    averageSessionDuration: floatFigure(rate(total(rows, 'session_duration_weighted'), sessions)),
     sessionsPerUser: rate(sessions, activeUserDays),
     screenPageViewsPerSession: rate(total(rows, 'screen_page_views'), sessions),
     eventCountPerUser: rate(total(rows, 'event_count'), activeUserDays),
