@@ -20,6 +20,7 @@ const ROLLUP_TABLES = [
   'ad_account_breakdowns_tenday',
   'ad_account_breakdowns_org_monthly',
   'ad_account_breakdowns_org_tenday',
+  'analytics_org_daily',
   'analytics_dimensions_monthly',
   'analytics_dimensions_tenday',
   'analytics_dimensions_org_daily',
@@ -29,6 +30,7 @@ const ROLLUP_TABLES = [
   'analytics_dimensions_year_peaks',
   'search_console_dimensions_monthly',
   'search_console_dimensions_tenday',
+  'store_org_daily',
   'store_dimensions_monthly',
   'store_dimensions_tenday',
 ];

@@ -1,5 +1,5 @@
 // A rollup migration applied to a database that already holds data must fill its rollups (and the
-// running peaks) from the rows already there, not only from writes that come after it.
+// running peaks, the organisations' daily totals) from the rows already there, not only from writes that come after it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '@/prisma/migrate';
@@ -13,6 +13,7 @@ const REAPPLIED = [
   '20261125042700_ads_breakdowns_org_rollups',
   '20261125100000_web_dimensions_org_rollups',
   '20261125111839_web_people_running_peaks',
+  '20261125132925_daily_org_rollups',
 ];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
@@ -30,6 +31,11 @@ const ANALYTICS_WITH_ORG = '(SELECT p.org_id, t.* FROM analytics_dimensions_dail
 const ORG_ROLLUPS = [
   { monthly: 'ad_account_breakdowns_org_monthly', tenDay: 'ad_account_breakdowns_org_tenday', daily: 'ad_account_breakdowns_daily', group: 'org_id, breakdown, key1, key2', measure: 'spend' },
   { monthly: 'analytics_dimensions_org_monthly', tenDay: 'analytics_dimensions_org_tenday', daily: 'analytics_dimensions_daily', rows: ANALYTICS_WITH_ORG, group: 'org_id, dimension, key', measure: 'sessions' },
+];
+/** The daily totals summed over an organisation, their daily table and its resources. */
+const DAILY_ORG_ROLLUPS = [
+  { rollup: 'analytics_org_daily', daily: 'analytics_daily', resources: 'analytics_properties', resource: 'analytics_property_id', measure: 'sessions' },
+  { rollup: 'store_org_daily', daily: 'store_daily', resources: 'commerce_stores', resource: 'commerce_store_id', measure: 'net_sales' },
 ];
 const ROLLUPS: { monthly: string; tenDay: string; daily: string; rows?: string; group: string; measure: string }[] = [...WEB_STORE_ROLLUPS, ...ADS_ROLLUPS, ...ORG_ROLLUPS];
 
@@ -55,6 +61,8 @@ describe('rollup migrations on a database that already has data', () => {
       `DROP FUNCTION analytics_dimensions_org_refresh, analytics_dimensions_org_daily_refresh, analytics_dimensions_org_rebuild,
          analytics_dimensions_org_daily_sync, analytics_dimensions_org_on_property_change CASCADE`,
     );
+    await client.query(`DROP TABLE ${DAILY_ORG_ROLLUPS.map((r) => r.rollup).join(', ')}`);
+    await client.query(`DROP FUNCTION org_daily_refresh, org_daily_rebuild, org_daily_sync, org_daily_on_resource_change CASCADE`);
     await client.query(`TRUNCATE ${ADS_ROLLUPS.map((r) => r.monthly).join(', ')}`);
     await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);
     for (const r of WEB_STORE_ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);
@@ -93,6 +101,22 @@ describe('rollup migrations on a database that already has data', () => {
              (SELECT count(DISTINCT (org_id, dimension, date, key))::text FROM ${ANALYTICS_WITH_ORG}) AS expected_groups`);
     expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
     expect(rows[0]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
+  });
+
+  it('fills every day of the organisations\' daily totals from the daily rows', async () => {
+    for (const r of DAILY_ORG_ROLLUPS) {
+      const rows = `(SELECT o.org_id, t.* FROM ${r.daily} t JOIN ${r.resources} o ON o.id = t.${r.resource}) d`;
+      const { rows: counts } = await client.query<Record<string, string>>(`
+        SELECT (SELECT sum(${r.measure})::text FROM ${r.rollup}) AS rollup,
+               (SELECT sum(${r.measure})::text FROM ${rows}) AS daily,
+               (SELECT sum(resources)::text FROM ${r.rollup}) AS resource_days,
+               (SELECT count(*)::text FROM ${rows}) AS daily_rows,
+               (SELECT count(*)::text FROM ${r.rollup}) AS groups,
+               (SELECT count(DISTINCT (org_id, date))::text FROM ${rows}) AS expected_groups`);
+      const c = counts[0]!;
+      expect(Number(c.groups)).toBeGreaterThan(0);
+      expect(c, r.rollup).toEqual({ rollup: c.daily, daily: c.daily, resource_days: c.daily_rows, daily_rows: c.daily_rows, groups: c.expected_groups, expected_groups: c.expected_groups });
+    }
   });
 
   it('fills the running peaks of every web-analytics block and year from the rollups', async () => {
@@ -134,7 +158,7 @@ describe('rollup migrations on a database that already has data', () => {
   });
 
   // Last: it empties this test's own database.
-  it('empties both rollups when a daily table is truncated', async () => {
+  it('empties the rollups when a daily table is truncated', async () => {
     for (const r of ROLLUPS) {
       await client.query(`TRUNCATE ${r.daily}`);
       const { rows } = await client.query<{ monthly: number; ten_day: number }>(
@@ -148,5 +172,10 @@ describe('rollup migrations on a database that already has data', () => {
               (SELECT count(*)::int FROM analytics_dimensions_year_peaks) AS year_peaks`,
     );
     expect(rows[0]).toEqual({ days: 0, block_peaks: 0, year_peaks: 0 });
+    for (const r of DAILY_ORG_ROLLUPS) {
+      expect(Number((await client.query(`SELECT count(*) FROM ${r.rollup}`)).rows[0].count), r.rollup).toBeGreaterThan(0);
+      await client.query(`TRUNCATE ${r.daily}`);
+      expect(Number((await client.query(`SELECT count(*) FROM ${r.rollup}`)).rows[0].count), r.rollup).toBe(0);
+    }
   });
 });

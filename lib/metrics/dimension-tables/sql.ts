@@ -12,9 +12,11 @@
 // of its days outside whole months, which is what lets the dimension tables read monthly rollups.
 //
 // Index use: the daily totals (one row per resource and day, small) are read by their primary key
-// (resource id, date). The dimension tables read the whole calendar months of a range from the
-// monthly rollups (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the
-// whole ten-day blocks of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day
+// (resource id, date); for a whole organisation, a source with an organisation daily table
+// (`analytics_org_daily`, `store_org_daily`, migration 20261125132925_daily_org_rollups, kept by triggers)
+// gives its days there by (org_id, date), one row a day, and only its people counts' peaks per resource.
+// The dimension tables read the whole calendar months of a range from the monthly rollups
+// (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the whole ten-day blocks of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day
 // rollups (`*_dimensions_tenday`, same key with the block's first day), both kept equal to the daily
 // rows by triggers (migrations 20261122110000_web_store_rollups, 20261122120000_web_store_tenday_rollups),
 // and only the remaining days, at most ten at each end, from the daily tables (primary key
@@ -52,6 +54,13 @@ export interface DailySource {
   table: string;
   resourceColumn: string;
   metrics: MetricColumns;
+  /**
+   * Its rows summed over a whole organisation's resources, when it has them: keyed by (org_id, date),
+   * with `resources` (the number of resource rows of the day) and each metric's daily sum in the column
+   * of the daily table it reads (each metric's expression is `t.<its name in snake_case>`). A whole
+   * organisation's sums and series are read there, and only its people counts' peaks per resource.
+   */
+  orgDailyTable?: string;
 }
 
 export interface DimensionSource<D extends string> {
@@ -175,29 +184,51 @@ function emptySums(metrics: MetricColumns): Sums {
 }
 
 /**
- * Totals and daily series of `resourceIds` over `current` and, when given, `previous`: one statement,
- * one scan of each range grouped two ways (per day for the series, per resource for the totals and
- * each resource's peak day of the people counts).
+ * Totals and daily series of `resourceIds` over `current` and, when given, `previous`: one statement.
+ * Per range, its rows grouped per day (the series; the totals are the sums of the days) and, for the
+ * people counts, per resource (each resource's peak day, summed over the resources). `wholeOrgId`: the
+ * organisation when `resourceIds` are all of its resources; a source with an organisation daily table
+ * then reads its days there (one row a day instead of one per resource and day).
  */
 export async function aggregatePeriods(
   source: DailySource,
   resourceIds: string[],
   current: DayRange,
   previous: DayRange | null,
+  wholeOrgId: string | null = null,
 ): Promise<{ current: PeriodAggregate; previous: PeriodAggregate | null }> {
   const { metrics } = source;
+  const summed = { ...metrics.summed, ...metrics.peak };
   const peakNames = Object.keys(metrics.peak);
   const resource = `t.${source.resourceColumn}`;
-  const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], 2, ([from, to]) =>
-    `SELECT t.date, ${resource} AS resource, COUNT(*) AS covered,
-       ${[
-         ...Object.entries({ ...metrics.summed, ...metrics.peak }).map(([name, expression]) => `SUM(${expression}) AS ${quote(name)}`),
-         ...Object.entries(metrics.peak).map(([name, expression]) => `MAX(${expression}) AS ${quote(`${name}Peak`)}`),
-       ].join(',\n       ')}
-     FROM ${source.table} t
-     WHERE ${resource} = ANY($1::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
-     GROUP BY GROUPING SETS ((t.date), (${resource}))`,
-  );
+  const peakName = (name: string) => `${name}Peak`;
+  const orgDaily = source.orgDailyTable && wholeOrgId !== null ? source.orgDailyTable : null;
+  // The parameters every range reads (a statement may not pass one it does not read); the ranges' bounds follow.
+  const shared: unknown[] = [];
+  const param = (value: unknown) => `$${shared.push(value)}`;
+  const resources = !orgDaily || peakNames.length ? param(resourceIds) : null;
+  const org = orgDaily ? param(wholeOrgId) : null;
+  const nulls = (names: string[]) => names.map((name) => `, NULL AS ${quote(name)}`).join('');
+  const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], shared.length + 1, ([from, to]) => {
+    const days = orgDaily
+      ? `SELECT d.date, NULL::uuid AS resource, d.resources AS covered
+           ${Object.keys(summed).map((name) => `, d.${rollupColumn(name)} AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
+         FROM ${orgDaily} d
+         WHERE d.org_id = ${org}::uuid AND d.date BETWEEN ${from}::date AND ${to}::date`
+      : `SELECT t.date, NULL::uuid AS resource, COUNT(*) AS covered
+           ${Object.entries(summed).map(([name, expression]) => `, SUM(${expression}) AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
+         FROM ${source.table} t
+         WHERE ${resource} = ANY(${resources}::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
+         GROUP BY t.date`;
+    if (!peakNames.length) return days;
+    return `${days}
+      UNION ALL
+      SELECT NULL::date, ${resource}, NULL${nulls(Object.keys(summed))}
+        ${Object.entries(metrics.peak).map(([name, expression]) => `, MAX(${expression}) AS ${quote(peakName(name))}`).join('')}
+      FROM ${source.table} t
+      WHERE ${resource} = ANY(${resources}::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
+      GROUP BY ${resource}`;
+  });
   const rows = await sql<Record<string, string | null> & { period: string; date: string | null; covered: string }>(
     `WITH grouped AS (${periods.text})
      SELECT period, to_char(date, 'YYYY-MM-DD') AS date, covered,
@@ -207,11 +238,11 @@ export async function aggregatePeriods(
      SELECT period, NULL, SUM(covered),
        ${[
          ...Object.keys(metrics.summed).map((name) => `SUM(${quote(name)})`),
-         ...peakNames.map((name) => `SUM(${quote(`${name}Peak`)})`),
+         ...peakNames.map((name) => `SUM(${quote(peakName(name))})`),
          ...peakNames.map((name) => `SUM(${quote(name)})`),
        ].join(', ')}
-     FROM grouped WHERE resource IS NOT NULL GROUP BY period`,
-    [resourceIds, ...periods.values],
+     FROM grouped GROUP BY period`,
+    [...shared, ...periods.values],
   );
 
   const aggregate = (period: 'current' | 'previous', range: DayRange): PeriodAggregate => {

@@ -25,7 +25,7 @@ const STORE_COLUMNS: MetricColumns = {
   peak: { customers: 't.customers', returningCustomers: 't.returning_customers' },
 };
 
-export const STORE_DAILY: DailySource = { table: 'store_daily', resourceColumn: 'commerce_store_id', metrics: STORE_COLUMNS };
+export const STORE_DAILY: DailySource = { table: 'store_daily', resourceColumn: 'commerce_store_id', metrics: STORE_COLUMNS, orgDailyTable: 'store_org_daily' };
 
 /** Response table name → dimension of `store_dimensions_daily`, in the spec's order. */
 export const STORE_TABLES = {

@@ -42,7 +42,8 @@ export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery):
   const ids = stores.map((store) => store.id);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    aggregatePeriods(STORE_DAILY, ids, range, compare),
+    // A whole organisation (every client and the unassigned stores) reads its daily totals per organisation.
+    aggregatePeriods(STORE_DAILY, ids, range, compare, reach.clientIds === null ? reach.orgId : null),
     dimensionTables(STORE_DIMENSIONS, ids, range, compare, query.limit),
   ]);
   const currency = singleCurrency(stores.map((store) => store.currency));

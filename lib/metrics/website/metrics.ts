@@ -26,7 +26,7 @@ const WEB_COLUMNS: MetricColumns = {
   peak: { totalUsers: 't.total_users', activeUsers: 't.active_users' },
 };
 
-export const ANALYTICS_DAILY: DailySource = { table: 'analytics_daily', resourceColumn: 'analytics_property_id', metrics: WEB_COLUMNS };
+export const ANALYTICS_DAILY: DailySource = { table: 'analytics_daily', resourceColumn: 'analytics_property_id', metrics: WEB_COLUMNS, orgDailyTable: 'analytics_org_daily' };
 
 /** Response table name → dimension of `analytics_dimensions_daily`, in the spec's order. */
 export const WEB_TABLES = {

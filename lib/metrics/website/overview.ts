@@ -39,11 +39,12 @@ export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery
   }
 
   const ids = properties.map((property) => property.id);
+  // A whole organisation (every client and the unassigned properties) reads its rollups per organisation.
+  const wholeOrgId = reach.clientIds === null ? reach.orgId : null;
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    aggregatePeriods(ANALYTICS_DAILY, ids, range, compare),
-    // A whole organisation (every client and the unassigned properties) reads its rollups per organisation.
-    dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit, reach.clientIds === null ? reach.orgId : null),
+    aggregatePeriods(ANALYTICS_DAILY, ids, range, compare, wholeOrgId),
+    dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit, wholeOrgId),
   ]);
   const currency = singleCurrency(properties.map((property) => property.currency));
   const analytics: NonNullable<WebsiteOverview['analytics']> = {
