@@ -33,6 +33,9 @@ const ROLLUP_TABLES = [
   'store_org_daily',
   'store_dimensions_monthly',
   'store_dimensions_tenday',
+  'store_dimensions_org_daily',
+  'store_dimensions_org_monthly',
+  'store_dimensions_org_tenday',
 ];
 
 export interface SeedOptions {

@@ -14,6 +14,7 @@ const REAPPLIED = [
   '20261125100000_web_dimensions_org_rollups',
   '20261125111839_web_people_running_peaks',
   '20261125132925_daily_org_rollups',
+  '20261125133725_store_dimensions_org_rollups',
 ];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
@@ -25,12 +26,19 @@ const ADS_ROLLUPS = [
   { monthly: 'ad_insights_monthly', tenDay: 'ad_insights_tenday', daily: 'ad_insights_daily', group: "level, entity_id, coalesce(result_type, '')", measure: 'spend' },
   { monthly: 'ad_account_breakdowns_monthly', tenDay: 'ad_account_breakdowns_tenday', daily: 'ad_account_breakdowns_daily', group: 'account_id, breakdown, key1, key2', measure: 'spend' },
 ];
-/** The web-analytics daily rows with their property's organisation. */
+/** The web-analytics and store daily rows with their resource's organisation. */
 const ANALYTICS_WITH_ORG = '(SELECT p.org_id, t.* FROM analytics_dimensions_daily t JOIN analytics_properties p ON p.id = t.analytics_property_id) d';
+const STORE_WITH_ORG = '(SELECT s.org_id, t.* FROM store_dimensions_daily t JOIN commerce_stores s ON s.id = t.commerce_store_id) d';
 /** Summed over the accounts or properties of an organisation, from the per-account or per-property rollups. */
 const ORG_ROLLUPS = [
   { monthly: 'ad_account_breakdowns_org_monthly', tenDay: 'ad_account_breakdowns_org_tenday', daily: 'ad_account_breakdowns_daily', group: 'org_id, breakdown, key1, key2', measure: 'spend' },
   { monthly: 'analytics_dimensions_org_monthly', tenDay: 'analytics_dimensions_org_tenday', daily: 'analytics_dimensions_daily', rows: ANALYTICS_WITH_ORG, group: 'org_id, dimension, key', measure: 'sessions' },
+  { monthly: 'store_dimensions_org_monthly', tenDay: 'store_dimensions_org_tenday', daily: 'store_dimensions_daily', rows: STORE_WITH_ORG, group: 'org_id, dimension, key', measure: 'net_sales' },
+];
+/** The organisation rollups per day of the dimension rows. */
+const ORG_DAILY_ROLLUPS = [
+  { rollup: 'analytics_dimensions_org_daily', rows: ANALYTICS_WITH_ORG, measure: 'sessions' },
+  { rollup: 'store_dimensions_org_daily', rows: STORE_WITH_ORG, measure: 'net_sales' },
 ];
 /** The daily totals summed over an organisation, their daily table and its resources. */
 const DAILY_ORG_ROLLUPS = [
@@ -61,8 +69,12 @@ describe('rollup migrations on a database that already has data', () => {
       `DROP FUNCTION analytics_dimensions_org_refresh, analytics_dimensions_org_daily_refresh, analytics_dimensions_org_rebuild,
          analytics_dimensions_org_daily_sync, analytics_dimensions_org_on_property_change CASCADE`,
     );
-    await client.query(`DROP TABLE ${DAILY_ORG_ROLLUPS.map((r) => r.rollup).join(', ')}`);
-    await client.query(`DROP FUNCTION org_daily_refresh, org_daily_rebuild, org_daily_sync, org_daily_on_resource_change CASCADE`);
+    await client.query(`DROP TABLE ${DAILY_ORG_ROLLUPS.map((r) => r.rollup).join(', ')}, store_dimensions_org_daily`);
+    await client.query(
+      `DROP FUNCTION rollup_figures, org_daily_refresh, org_daily_rebuild, org_daily_sync, org_daily_on_resource_change, dimensions_type,
+         dimensions_org_refresh, dimensions_org_daily_refresh, dimensions_org_rebuild, store_dimensions_org_months_refresh,
+         dimensions_org_daily_sync, dimensions_org_on_resource_change CASCADE`,
+    );
     await client.query(`TRUNCATE ${ADS_ROLLUPS.map((r) => r.monthly).join(', ')}`);
     await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);
     for (const r of WEB_STORE_ROLLUPS) await client.query(`DROP FUNCTION ${r.monthly}_refresh`);
@@ -93,14 +105,16 @@ describe('rollup migrations on a database that already has data', () => {
     }
   });
 
-  it('fills every day of the web-analytics organisation rollup from the daily rows', async () => {
-    const { rows } = await client.query<{ rollup: string; daily: string; groups: string; expected_groups: string }>(`
-      SELECT (SELECT sum(sessions)::text FROM analytics_dimensions_org_daily) AS rollup,
-             (SELECT sum(sessions)::text FROM ${ANALYTICS_WITH_ORG}) AS daily,
-             (SELECT count(*)::text FROM analytics_dimensions_org_daily) AS groups,
-             (SELECT count(DISTINCT (org_id, dimension, date, key))::text FROM ${ANALYTICS_WITH_ORG}) AS expected_groups`);
-    expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
-    expect(rows[0]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
+  it('fills every day of the web-analytics and store organisation rollups from the daily rows', async () => {
+    for (const r of ORG_DAILY_ROLLUPS) {
+      const { rows } = await client.query<{ rollup: string; daily: string; groups: string; expected_groups: string }>(`
+        SELECT (SELECT sum(${r.measure})::text FROM ${r.rollup}) AS rollup,
+               (SELECT sum(${r.measure})::text FROM ${r.rows}) AS daily,
+               (SELECT count(*)::text FROM ${r.rollup}) AS groups,
+               (SELECT count(DISTINCT (org_id, dimension, date, key))::text FROM ${r.rows}) AS expected_groups`);
+      expect(Number(rows[0]!.groups)).toBeGreaterThan(0);
+      expect(rows[0], r.rollup).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
+    }
   });
 
   it('fills every day of the organisations\' daily totals from the daily rows', async () => {
@@ -167,7 +181,7 @@ describe('rollup migrations on a database that already has data', () => {
       expect(rows[0]).toEqual({ monthly: 0, ten_day: 0 });
     }
     const { rows } = await client.query<{ days: number; block_peaks: number; year_peaks: number }>(
-      `SELECT (SELECT count(*)::int FROM analytics_dimensions_org_daily) AS days,
+      `SELECT (SELECT count(*)::int FROM analytics_dimensions_org_daily) + (SELECT count(*)::int FROM store_dimensions_org_daily) AS days,
               (SELECT count(*)::int FROM analytics_dimensions_block_peaks) AS block_peaks,
               (SELECT count(*)::int FROM analytics_dimensions_year_peaks) AS year_peaks`,
     );

@@ -1,5 +1,5 @@
 // The monthly and ten-day rollups of the dimension tables (analytics, search console, store), and the
-// web-analytics rows summed over a whole organisation (daily, monthly, ten-day), stay equal to their
+// web-analytics and store rows summed over a whole organisation (daily, monthly, ten-day), stay equal to their
 // daily rows through inserts, upserts, updates (values, and rows moving to another month, key or
 // resource), deletes, and properties deleted or moved to another organisation, as do the running peaks of
 // the web-analytics people counts (per day in its ten-day block, per month in its year); and the dimension tables of the endpoints, which read whole months and
@@ -20,6 +20,10 @@ interface RollupSpec {
   monthly: string;
   tenDay: string;
   resource: string;
+  /** The resource table (with `org_id`). */
+  resources: string;
+  /** Its organisation rollups (daily, monthly, ten-day), when it has them, and the people counts they leave out. */
+  org?: { daily: string; monthly: string; tenDay: string; people: string[] };
   /** Rollup column → how it follows from the daily rows of its group. */
   columns: Record<string, (rows: Row[]) => number | null>;
   /** Floating-point columns: compared within 1e-6, as sums added in another order may differ in the last bits. */
@@ -37,6 +41,8 @@ const ANALYTICS: RollupSpec = {
   monthly: 'analytics_dimensions_monthly',
   tenDay: 'analytics_dimensions_tenday',
   resource: 'analytics_property_id',
+  resources: 'analytics_properties',
+  org: { daily: 'analytics_dimensions_org_daily', monthly: 'analytics_dimensions_org_monthly', tenDay: 'analytics_dimensions_org_tenday', people: ['total_users', 'active_users'] },
   columns: {
     sessions: summed('sessions'),
     total_users: peakOf('total_users'),
@@ -63,6 +69,7 @@ const SEARCH: RollupSpec = {
   monthly: 'search_console_dimensions_monthly',
   tenDay: 'search_console_dimensions_tenday',
   resource: 'search_console_site_id',
+  resources: 'search_console_sites',
   columns: {
     clicks: summed('clicks'),
     impressions: summed('impressions'),
@@ -78,6 +85,8 @@ const STORE: RollupSpec = {
   monthly: 'store_dimensions_monthly',
   tenDay: 'store_dimensions_tenday',
   resource: 'commerce_store_id',
+  resources: 'commerce_stores',
+  org: { daily: 'store_dimensions_org_daily', monthly: 'store_dimensions_org_monthly', tenDay: 'store_dimensions_org_tenday', people: ['customers', 'returning_customers'] },
   columns: {
     ...Object.fromEntries(STORE_MONEY.map((column) => [column, summed(column, true)])),
     ...Object.fromEntries(['orders', 'cancelled_orders', 'refunded_orders', 'units_sold', 'new_customers'].map((column) => [column, summed(column)])),
@@ -203,13 +212,6 @@ async function expectRunningPeaksMatch(ids: string[]): Promise<void> {
 }
 
 /** The additive columns of the web-analytics rollups: what the organisation rollups keep. */
-const ORG_COLUMNS = Object.entries(ANALYTICS.columns).filter(([column]) => column !== 'total_users' && column !== 'active_users');
-const ORG_TABLES = [
-  ['analytics_dimensions_org_daily', 'date'],
-  ['analytics_dimensions_org_monthly', 'month'],
-  ['analytics_dimensions_org_tenday', 'block'],
-] as const;
-
 /** A day's label and detail of a key over an organisation: its row with the greatest label, then the greatest detail (a null last). */
 function dayLabel(rows: Row[]): { label: string; detail: string | null } {
   const greater = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
@@ -218,20 +220,22 @@ function dayLabel(rows: Row[]): { label: string; detail: string | null } {
 }
 
 /**
- * The organisation rollups of `orgIds` hold exactly the rows computed here from the daily rows of the
- * properties those organisations have now: per organisation, dimension, day|month|block and key, the
- * sums of the additive columns, and the latest day (monthly and ten-day) or the day's label and detail
- * (daily). Returns the number of rows.
+ * The organisation rollups of `spec` for `orgIds` hold exactly the rows computed here from the daily rows
+ * of the resources those organisations have now: per organisation, dimension, day|month|block and key,
+ * the sums of the additive columns, and the latest day (monthly and ten-day) or the day's label and
+ * detail (daily). Returns the number of rows.
  */
-async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
-  const owners = await sql<{ id: string; org_id: string }>('SELECT id, org_id FROM analytics_properties WHERE org_id = ANY($1::uuid[])', [orgIds]);
+async function expectOrgRollupMatches(spec: RollupSpec, orgIds: string[]): Promise<number> {
+  const org = spec.org!;
+  const owners = await sql<{ id: string; org_id: string }>(`SELECT id, org_id FROM ${spec.resources} WHERE org_id = ANY($1::uuid[])`, [orgIds]);
   const orgOf = new Map(owners.map((row) => [row.id, row.org_id]));
-  const daily = await readRows(ANALYTICS.daily, ANALYTICS.resource, [...orgOf.keys()], ['date']);
+  const daily = await readRows(spec.daily, spec.resource, [...orgOf.keys()], ['date']);
+  const columns = Object.entries(spec.columns).filter(([column]) => !org.people.includes(column));
   let count = 0;
-  for (const [table, period] of ORG_TABLES) {
+  for (const [table, period] of [[org.daily, 'date'], [org.monthly, 'month'], [org.tenDay, 'block']] as const) {
     const groups = new Map<string, Row[]>();
     for (const row of daily) {
-      const group = [orgOf.get(row[ANALYTICS.resource] as string), row.dimension, PERIODS[period](row.date as string), row.key].join('|');
+      const group = [orgOf.get(row[spec.resource] as string), row.dimension, PERIODS[period](row.date as string), row.key].join('|');
       groups.set(group, [...(groups.get(group) ?? []), row]);
     }
     const expected = [...groups.entries()].map(([group, rows]) => {
@@ -243,9 +247,9 @@ async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
         key: key!,
         ...(period === 'date' ? dayLabel(rows) : { last_day: rows.map((row) => row.date as string).sort().at(-1)! }),
         ...Object.fromEntries(
-          ORG_COLUMNS.map(([column, value]) => {
+          columns.map(([column, value]) => {
             const figure = value(rows);
-            return [column, figure !== null && ANALYTICS.floats.includes(column) ? expect.closeTo(figure, 6) : figure];
+            return [column, figure !== null && spec.floats.includes(column) ? expect.closeTo(figure, 6) : figure];
           }),
         ),
       };
@@ -259,6 +263,26 @@ async function expectOrgRollupMatches(orgIds: string[]): Promise<number> {
     count += actual.length;
   }
   return count;
+}
+
+/**
+ * Two resources of `first` with the same number of rows: `moving` moves to `second` (both organisations'
+ * rows follow), then is deleted (its row goes first, its daily rows by cascade after it), then `staying` too.
+ */
+async function expectResourcesFollowed(spec: RollupSpec, first: string, second: string, moving: string, staying: string): Promise<void> {
+  const both = await expectOrgRollupMatches(spec, [first]);
+  expect(await expectOrgRollupMatches(spec, [second])).toBe(0);
+
+  await sql(`UPDATE ${spec.resources} SET org_id = $2, client_id = NULL WHERE id = $1`, [moving, second]);
+  const [kept, moved] = [await expectOrgRollupMatches(spec, [first]), await expectOrgRollupMatches(spec, [second])];
+  expect(kept).toBeGreaterThan(0);
+  expect(moved).toBe(kept);
+  expect(both).toBe(kept);
+
+  await sql(`DELETE FROM ${spec.resources} WHERE id = $1`, [moving]);
+  expect(await expectOrgRollupMatches(spec, [second])).toBe(0);
+  await sql(`DELETE FROM ${spec.resources} WHERE id = $1`, [staying]);
+  expect(await expectOrgRollupMatches(spec, [first])).toBe(0);
 }
 
 // ───────────────────────── fixtures ─────────────────────────
@@ -382,8 +406,10 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(STORE, stores);
     await expectRunningPeaksMatch(await idsOf('analytics_properties'));
     await expectRunningPeaksMatch(properties);
-    expect(await expectOrgRollupMatches([seeded])).toBeGreaterThan(0);
-    expect(await expectOrgRollupMatches([org.orgId])).toBeGreaterThan(0);
+    for (const spec of [ANALYTICS, STORE]) {
+      expect(await expectOrgRollupMatches(spec, [seeded])).toBeGreaterThan(0);
+      expect(await expectOrgRollupMatches(spec, [org.orgId])).toBeGreaterThan(0);
+    }
   });
 
   it('after updates of figures and labels, and an upsert (INSERT … ON CONFLICT DO UPDATE)', async () => {
@@ -403,7 +429,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
     await expectRunningPeaksMatch(properties);
-    await expectOrgRollupMatches([org.orgId]);
+    await expectOrgRollupMatches(ANALYTICS, [org.orgId]);
+    await expectOrgRollupMatches(STORE, [org.orgId]);
     const [upserted] = await sql<{ customers: string }>(
       `SELECT customers FROM store_dimensions_monthly WHERE commerce_store_id = $1 AND dimension = 'product' AND month = '2025-03-01' AND key = 'product-a'`,
       [stores[0]],
@@ -422,7 +449,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(ANALYTICS, properties);
     await expectRollupMatches(STORE, stores);
     await expectRunningPeaksMatch(properties);
-    await expectOrgRollupMatches([org.orgId]);
+    await expectOrgRollupMatches(ANALYTICS, [org.orgId]);
+    await expectOrgRollupMatches(STORE, [org.orgId]);
     const moved = await sql<{ month: string }>(
       `SELECT to_char(month, 'YYYY-MM-DD') AS month FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'channel' AND key = 'channel-a' ORDER BY month`,
       [properties[0]],
@@ -438,7 +466,8 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
     await expectRollupMatches(SEARCH, sites);
     await expectRollupMatches(STORE, stores);
     await expectRunningPeaksMatch(properties);
-    await expectOrgRollupMatches([org.orgId]);
+    await expectOrgRollupMatches(ANALYTICS, [org.orgId]);
+    await expectOrgRollupMatches(STORE, [org.orgId]);
     const gone = await sql(`SELECT 1 FROM analytics_dimensions_monthly WHERE analytics_property_id = $1 AND dimension = 'page' AND key = 'page-b' AND month = '2025-02-01'`, [properties[1]]);
     expect(gone).toEqual([]);
   });
@@ -452,22 +481,20 @@ describe('monthly and ten-day rollups follow the daily rows', () => {
       await sql('INSERT INTO analytics_properties (id, org_id, client_id, property_id, name) VALUES ($1, $2, $3, $4, $5)', [id, first.orgId, first.clientA, `properties/o${i}-${id.slice(0, 8)}`, `Org rollup ${i}`]);
       await insertRows('analytics_dimensions_daily', analyticsRows(id, i));
     }
-    const both = await expectOrgRollupMatches([first.orgId]);
-    expect(await expectOrgRollupMatches([second.orgId])).toBe(0);
-
-    await sql('UPDATE analytics_properties SET org_id = $2, client_id = NULL WHERE id = $1', [moving, second.orgId]);
-    const [kept, moved] = [await expectOrgRollupMatches([first.orgId]), await expectOrgRollupMatches([second.orgId])];
-    expect(kept).toBeGreaterThan(0);
-    expect(moved).toBe(kept);
-    expect(both).toBe(kept);
-
-    // The property row goes first, its daily rows by cascade after it.
-    await sql('DELETE FROM analytics_properties WHERE id = $1', [moving]);
-    expect(await expectOrgRollupMatches([second.orgId])).toBe(0);
+    await expectResourcesFollowed(ANALYTICS, first.orgId, second.orgId, moving, staying);
     const left = await sql('SELECT 1 FROM analytics_dimensions_block_peaks WHERE analytics_property_id = $1 UNION ALL SELECT 1 FROM analytics_dimensions_year_peaks WHERE analytics_property_id = $1', [moving]);
     expect(left).toEqual([]);
-    await sql('DELETE FROM analytics_properties WHERE id = $1', [staying]);
-    expect(await expectOrgRollupMatches([first.orgId])).toBe(0);
+  });
+
+  it('after a store moves to another organisation and after one is deleted (the organisation rows follow)', async () => {
+    const first = await createOrg('store-org-rollups-1');
+    const second = await createOrg('store-org-rollups-2');
+    const [moving, staying] = [randomUUID(), randomUUID()];
+    for (const [i, id] of [moving, staying].entries()) {
+      await sql('INSERT INTO commerce_stores (id, org_id, client_id, shop_domain, has_all_orders_scope) VALUES ($1, $2, $3, $4, true)', [id, first.orgId, first.clientA, `org-rollup-${i}-${id.slice(0, 8)}.myshop.example`]);
+      await insertRows('store_dimensions_daily', storeRows(id, i));
+    }
+    await expectResourcesFollowed(STORE, first.orgId, second.orgId, moving, staying);
   });
 });
 

@@ -23,11 +23,12 @@
 // (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
 // daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days. For a whole
 // organisation, a source with organisation rollups (web analytics: `analytics_dimensions_org_*`,
-// migration 20261125100000_web_dimensions_org_rollups, kept by the same triggers) gives its sums per
-// organisation (a month is one row per key instead of one per resource and key); only the people counts
-// are still read per resource, from running peaks (`analytics_dimensions_block_peaks` and `_year_peaks`,
-// migration 20261125111839_web_people_running_peaks): a stretch that starts or ends a ten-day block or a
-// year is one row per resource and key.
+// migration 20261125100000_web_dimensions_org_rollups; store: `store_dimensions_org_*`, migration
+// 20261125133725_store_dimensions_org_rollups; kept by triggers too) gives its sums per organisation (a
+// month is one row per key instead of one per resource and key); only the people counts are still read
+// per resource: for web analytics from running peaks (`analytics_dimensions_block_peaks` and
+// `_year_peaks`, migration 20261125111839_web_people_running_peaks: a stretch that starts or ends a
+// ten-day block or a year is one row per resource and key), for the store from its rollups.
 import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
@@ -79,7 +80,8 @@ export interface DimensionSource<D extends string> {
    * dimension, date, key), with the day's `label` and `detail` when `labelled`: those of the row with the
    * greatest label), month and ten-day block (keyed as the rollups, by org_id, with `last_day`), with the
    * additive columns only (the summed metrics and `<people>_days`). A whole organisation's sums and labels
-   * are read there, and only its people counts per resource, from the running peaks below.
+   * are read there, and only its people counts per resource: from the running peaks below when the source
+   * has them, otherwise from its own rollups and daily rows (two MAXes instead of every figure).
    */
   orgRollups?: {
     dailyTable: string;
@@ -87,11 +89,11 @@ export interface DimensionSource<D extends string> {
     tenDayTable: string;
     /**
      * The people counts' running peaks per resource, from which a whole organisation's are read: per day
-     * within its ten-day block (keyed as the daily table) and per month within its year (keyed as the
-     * monthly rollup), with `<column>_since_start` and `<column>_until_end` for each people count.
+     * within its ten-day block (`blockTable`, keyed as the daily table) and per month within its year
+     * (`yearTable`, keyed as the monthly rollup), with `<column>_since_start` and `<column>_until_end` for
+     * each people count.
      */
-    blockPeaksTable: string;
-    yearPeaksTable: string;
+    runningPeaks?: { blockTable: string; yearTable: string };
   };
   resourceColumn: string;
   /** The PostgreSQL enum type of the `dimension` column. */
@@ -333,7 +335,10 @@ function keyAggregate<D extends string>(
   // at an end of the range, or of months up to or from a new year, is one row per resource and key (its
   // `_until_end` row when it ends its block or year, its `_since_start` row when it starts it); whole
   // blocks are the ten-day rollup's rows, and the rare stretch inside one block or year its days or months.
-  const peaksPerResource = ({ blockPeaksTable, yearPeaksTable }: OrgRollups) => {
+  // Without running peaks, the range's rollup and daily rows of each resource.
+  const peaksPerResource = ({ runningPeaks }: OrgRollups) => {
+    if (!runningPeaks) return perResource(peakColumns, maxOf(peakColumns));
+    const { blockTable: blockPeaksTable, yearTable: yearPeaksTable } = runningPeaks;
     const running = (alias: string, table: string, period: string, { read, range: part }: PeakStretch) => {
       const suffix = read === 'untilEnd' ? '_until_end' : '_since_start';
       return `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key${peakColumns

@@ -42,6 +42,11 @@ export const STORE_DIMENSIONS: DimensionSource<StoreDimension> = {
   table: 'store_dimensions_daily',
   monthlyTable: 'store_dimensions_monthly',
   tenDayTable: 'store_dimensions_tenday',
+  orgRollups: {
+    dailyTable: 'store_dimensions_org_daily',
+    monthlyTable: 'store_dimensions_org_monthly',
+    tenDayTable: 'store_dimensions_org_tenday',
+  },
   resourceColumn: 'commerce_store_id',
   dimensionType: 'StoreDimension',
   dimensions: Object.values(STORE_TABLES),

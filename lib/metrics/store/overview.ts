@@ -40,11 +40,12 @@ export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery):
   }
 
   const ids = stores.map((store) => store.id);
+  // A whole organisation (every client and the unassigned stores) reads its rollups per organisation.
+  const wholeOrgId = reach.clientIds === null ? reach.orgId : null;
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    // A whole organisation (every client and the unassigned stores) reads its daily totals per organisation.
-    aggregatePeriods(STORE_DAILY, ids, range, compare, reach.clientIds === null ? reach.orgId : null),
-    dimensionTables(STORE_DIMENSIONS, ids, range, compare, query.limit),
+    aggregatePeriods(STORE_DAILY, ids, range, compare, wholeOrgId),
+    dimensionTables(STORE_DIMENSIONS, ids, range, compare, query.limit, wholeOrgId),
   ]);
   const currency = singleCurrency(stores.map((store) => store.currency));
   const store: NonNullable<StoreOverview['store']> = {

@@ -65,14 +65,19 @@ CREATE TABLE "store_org_daily" (
 -- triggers of the resource table, as the web-analytics dimension rollups do
 -- (migration 20261125100000_web_dimensions_org_rollups).
 
+-- The figure columns of a rollup: every column but the given keys, in the table's order.
+CREATE FUNCTION rollup_figures(rollup regclass, keys TEXT[]) RETURNS TEXT[] LANGUAGE sql STABLE AS $fn$
+  SELECT ARRAY(SELECT attname::text FROM pg_attribute
+                WHERE attrelid = rollup AND attnum > 0 AND NOT attisdropped AND attname <> ALL(keys)
+                ORDER BY attnum)
+$fn$;
+
 -- Recomputes the listed (organisation, date) groups of `rollup` from `daily`, whose rows belong to the
 -- rows of `resources` (with `org_id`) by `resource_column`; orgs NULL: nothing to do.
 CREATE FUNCTION org_daily_refresh(rollup regclass, daily regclass, resource_column TEXT, resources regclass, orgs UUID[], dates DATE[])
 RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
-  metrics TEXT[] := ARRAY(SELECT attname::text FROM pg_attribute
-                           WHERE attrelid = rollup AND attnum > 0 AND NOT attisdropped AND attname NOT IN ('org_id', 'date', 'resources')
-                           ORDER BY attnum);
+  metrics TEXT[] := rollup_figures(rollup, ARRAY['org_id', 'date', 'resources']);
 BEGIN
   IF orgs IS NULL THEN RETURN; END IF;
   PERFORM pg_advisory_xact_lock(hashtext(rollup::text));
