@@ -26,6 +26,14 @@ export async function resolveReach(auth: AuthContext, client?: string): Promise<
 }
 
 /**
+ * The organisation when the reach is all of it (every client and the unassigned resources), whose
+ * rollups per organisation can then answer for it; null otherwise.
+ */
+export function wholeOrganisation(reach: Reach): string | null {
+  return reach.clientIds === null ? reach.orgId : null;
+}
+
+/**
  * SQL condition limiting a resource table to a reach. `orgParam` and `clientsParam` are the
  * positional parameters holding `reach.orgId` and `reach.clientIds` (uuid[] or null).
  */

@@ -16,8 +16,9 @@
 // (`analytics_org_daily`, `store_org_daily`, migration 20261125132925_daily_org_rollups, kept by triggers)
 // gives its days there by (org_id, date), one row a day, and only its people counts' peaks per resource.
 // The dimension tables read the whole calendar months of a range from the monthly rollups
-// (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the whole ten-day blocks of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day
-// rollups (`*_dimensions_tenday`, same key with the block's first day), both kept equal to the daily
+// (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the whole ten-day blocks
+// of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day rollups
+// (`*_dimensions_tenday`, same key with the block's first day), both kept equal to the daily
 // rows by triggers (migrations 20261122110000_web_store_rollups, 20261122120000_web_store_tenday_rollups),
 // and only the remaining days, at most ten at each end, from the daily tables (primary key
 // (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
@@ -338,7 +339,6 @@ function keyAggregate<D extends string>(
   // Without running peaks, the range's rollup and daily rows of each resource.
   const peaksPerResource = ({ runningPeaks }: OrgRollups) => {
     if (!runningPeaks) return perResource(peakColumns, maxOf(peakColumns));
-    const { blockTable: blockPeaksTable, yearTable: yearPeaksTable } = runningPeaks;
     const running = (alias: string, table: string, period: string, { read, range: part }: PeakStretch) => {
       const suffix = read === 'untilEnd' ? '_until_end' : '_since_start';
       return `SELECT ${alias}.${resource} AS resource, ${alias}.dimension, ${alias}.key${peakColumns
@@ -349,13 +349,13 @@ function keyAggregate<D extends string>(
       ...(split.months ? monthsAsPeakStretches(split.months) : []).map((stretch) =>
         stretch.read === 'each'
           ? `${select('m', null, peakColumns)} FROM ${source.monthlyTable} m WHERE ${scope('m')} AND m.month ${between(stretch.range)}`
-          : running('y', yearPeaksTable, 'month', stretch),
+          : running('y', runningPeaks.yearTable, 'month', stretch),
       ),
       ...blocks.map((part) => `${select('b', null, peakColumns)} FROM ${source.tenDayTable} b WHERE ${scope('b')} AND b.block ${between(part)}`),
       ...days.flatMap(daysAsPeakStretches).map((stretch) =>
         stretch.read === 'each'
           ? `${select('t', null, peakColumns)} FROM ${source.table} t WHERE ${scope('t')} AND t.date ${between(stretch.range)}`
-          : running('p', blockPeaksTable, 'date', stretch),
+          : running('p', runningPeaks.blockTable, 'date', stretch),
       ),
     ];
     return `SELECT resource, dimension, key, ${maxOf(peakColumns).join(', ')} FROM (${parts.join('\n UNION ALL ')}) parts GROUP BY resource, dimension, key`;

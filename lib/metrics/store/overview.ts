@@ -1,6 +1,6 @@
 // /store/overview: the stores in reach, their totals, series and dimension tables over the range and
 // the compare range.
-import { reachCondition, type Reach } from '../../auth/reach';
+import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
 import { envelope, type Envelope } from '../../http/envelope';
 import { compareRange, type ComparedRangeQuery } from '../compare';
@@ -40,8 +40,7 @@ export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery):
   }
 
   const ids = stores.map((store) => store.id);
-  // A whole organisation (every client and the unassigned stores) reads its rollups per organisation.
-  const wholeOrgId = reach.clientIds === null ? reach.orgId : null;
+  const wholeOrgId = wholeOrganisation(reach);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
     aggregatePeriods(STORE_DAILY, ids, range, compare, wholeOrgId),

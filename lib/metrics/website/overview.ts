@@ -1,6 +1,6 @@
 // /website/overview: the web-analytics properties in reach, their totals, series and dimension
 // tables over the range and the compare range.
-import { reachCondition, type Reach } from '../../auth/reach';
+import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
 import { envelope, type Envelope } from '../../http/envelope';
 import { daysInclusive } from '../../time/days';
@@ -39,8 +39,7 @@ export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery
   }
 
   const ids = properties.map((property) => property.id);
-  // A whole organisation (every client and the unassigned properties) reads its rollups per organisation.
-  const wholeOrgId = reach.clientIds === null ? reach.orgId : null;
+  const wholeOrgId = wholeOrganisation(reach);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
     aggregatePeriods(ANALYTICS_DAILY, ids, range, compare, wholeOrgId),
