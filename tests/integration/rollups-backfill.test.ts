@@ -71,9 +71,9 @@ describe('rollup migrations on a database that already has data', () => {
     );
     await client.query(`DROP TABLE ${DAILY_ORG_ROLLUPS.map((r) => r.rollup).join(', ')}, store_dimensions_org_daily`);
     await client.query(
-      `DROP FUNCTION rollup_figures, org_daily_refresh, org_daily_rebuild, org_daily_sync, org_daily_on_resource_change, dimensions_type,
+      `DROP FUNCTION rollup_figures, org_daily_refresh, org_daily_rebuild, org_daily_sync, org_rollups_on_resource_change, dimensions_type,
          dimensions_org_refresh, dimensions_org_daily_refresh, dimensions_org_rebuild, store_dimensions_org_months_refresh,
-         dimensions_org_daily_sync, dimensions_org_on_resource_change CASCADE`,
+         dimensions_org_daily_sync CASCADE`,
     );
     await client.query(`TRUNCATE ${ADS_ROLLUPS.map((r) => r.monthly).join(', ')}`);
     await client.query(`DROP FUNCTION dimensions_monthly_sync, dimensions_monthly_truncate, tenday_block CASCADE`);

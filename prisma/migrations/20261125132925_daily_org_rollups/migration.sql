@@ -54,8 +54,9 @@ CREATE TABLE "store_org_daily" (
 -- day's sums over the organisation's resources, so a year is 732 rows; only the people counts' peaks
 -- (two MAXes per resource) are still read from the daily rows.
 --
--- One generic upkeep for both: a rollup has `org_id`, `date`, `resources` (the number of resource rows
--- of the day) and, for every other column, the SUM of the daily table's column of the same name. Kept by
+-- One generic upkeep for both: a rollup `<source>_org_daily` has `org_id`, `date`, `resources` (the number
+-- of resource rows of the day) and, for every other column, the SUM of the column of the same name of
+-- `<source>_daily`. Kept by
 -- statement triggers of the daily table, which recompute the touched (organisation, date) groups under a
 -- transaction-level advisory lock per rollup (two writers to resources of one organisation would
 -- otherwise each sum the other's rows as they were before, and the second to insert a group would fail
@@ -72,11 +73,12 @@ CREATE FUNCTION rollup_figures(rollup regclass, keys TEXT[]) RETURNS TEXT[] LANG
                 ORDER BY attnum)
 $fn$;
 
--- Recomputes the listed (organisation, date) groups of `rollup` from `daily`, whose rows belong to the
--- rows of `resources` (with `org_id`) by `resource_column`; orgs NULL: nothing to do.
-CREATE FUNCTION org_daily_refresh(rollup regclass, daily regclass, resource_column TEXT, resources regclass, orgs UUID[], dates DATE[])
+-- Recomputes the listed (organisation, date) groups of `<source>_org_daily` from `<source>_daily`, whose
+-- rows belong to the rows of `resources` (with `org_id`) by `resource_column`; orgs NULL: nothing to do.
+CREATE FUNCTION org_daily_refresh(source TEXT, resource_column TEXT, resources regclass, orgs UUID[], dates DATE[])
 RETURNS void LANGUAGE plpgsql AS $fn$
 DECLARE
+  rollup regclass := format('%I', source || '_org_daily')::regclass;
   metrics TEXT[] := rollup_figures(rollup, ARRAY['org_id', 'date', 'resources']);
 BEGIN
   IF orgs IS NULL THEN RETURN; END IF;
@@ -88,35 +90,34 @@ BEGIN
      SELECT r.org_id, t.date, COUNT(*), %s
        FROM (SELECT DISTINCT org_id, date FROM unnest($1, $2) AS g(org_id, date)) g
        JOIN %s r ON r.org_id = g.org_id
-       JOIN %s t ON t.%I = r.id AND t.date = g.date
+       JOIN %I t ON t.%I = r.id AND t.date = g.date
       GROUP BY r.org_id, t.date',
     rollup,
     (SELECT string_agg(format('%I', m), ', ') FROM unnest(metrics) m),
     (SELECT string_agg(format('SUM(t.%I)', m), ', ') FROM unnest(metrics) m),
-    resources, daily, resource_column)
+    resources, source || '_daily', resource_column)
     USING orgs, dates;
 END
 $fn$;
 
 -- Every day of the listed organisations: those with daily rows of their resources and those the rollup holds.
-CREATE FUNCTION org_daily_rebuild(rollup regclass, daily regclass, resource_column TEXT, resources regclass, orgs UUID[])
+CREATE FUNCTION org_daily_rebuild(source TEXT, resource_column TEXT, resources regclass, orgs UUID[])
 RETURNS void LANGUAGE plpgsql AS $fn$
 BEGIN
   EXECUTE format(
-    'SELECT org_daily_refresh($1, $2, $3, $4, array_agg(org_id), array_agg(date))
-       FROM (SELECT r.org_id, t.date FROM %s r JOIN %s t ON t.%I = r.id WHERE r.org_id = ANY($5)
+    'SELECT org_daily_refresh($1, $2, $3, array_agg(org_id), array_agg(date))
+       FROM (SELECT r.org_id, t.date FROM %s r JOIN %I t ON t.%I = r.id WHERE r.org_id = ANY($4)
              UNION
-             SELECT o.org_id, o.date FROM %s o WHERE o.org_id = ANY($5)) groups',
-    resources, daily, resource_column, rollup)
-    USING rollup, daily, resource_column, resources, orgs;
+             SELECT o.org_id, o.date FROM %I o WHERE o.org_id = ANY($4)) groups',
+    resources, source || '_daily', resource_column, source || '_org_daily')
+    USING source, resource_column, resources, orgs;
 END
 $fn$;
 
--- The statement triggers of a daily table (arguments: the rollup, the resource column, the resource
--- table): the (organisation, date) groups of the changed rows (new rows, old rows or both).
+-- The statement triggers of a daily table `<source>_daily` (arguments: the source, the resource column,
+-- the resource table): the (organisation, date) groups of the changed rows (new rows, old rows or both).
 CREATE FUNCTION org_daily_sync() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
-  rollup regclass := TG_ARGV[0]::regclass;
   resource_column TEXT := TG_ARGV[1];
   resources regclass := TG_ARGV[2]::regclass;
   changed TEXT := CASE TG_OP
@@ -126,30 +127,32 @@ DECLARE
   END;
 BEGIN
   EXECUTE format(
-    'SELECT org_daily_refresh($1, $2, $3, $4, array_agg(org_id), array_agg(date))
+    'SELECT org_daily_refresh($1, $2, $3, array_agg(org_id), array_agg(date))
        FROM (SELECT DISTINCT r.org_id, c.date FROM (%s) c JOIN %s r ON r.id = c.resource) groups
       HAVING count(*) > 0',
     changed, resources)
-    USING rollup, TG_RELID::regclass, resource_column, resources;
+    USING TG_ARGV[0], resource_column, resources;
   RETURN NULL;
 END
 $fn$;
 
--- The statement triggers of a resource table (arguments: the rollup, the daily table, the resource
--- column): a resource deleted or moved to another organisation rebuilds every day of its organisations.
-CREATE FUNCTION org_daily_on_resource_change() RETURNS trigger LANGUAGE plpgsql AS $fn$
+-- The statement triggers of a resource table, for every rollup per organisation of its rows (arguments:
+-- the rollup's rebuild function, called as (source, resource column, resource table, organisations),
+-- then its source and resource column): a resource deleted or moved to another organisation rebuilds
+-- every row of its organisations.
+CREATE FUNCTION org_rollups_on_resource_change() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
-  rollup regclass := TG_ARGV[0]::regclass;
-  daily regclass := TG_ARGV[1]::regclass;
-  resource_column TEXT := TG_ARGV[2];
+  orgs UUID[];
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    PERFORM org_daily_rebuild(rollup, daily, resource_column, TG_RELID::regclass, array_agg(DISTINCT org_id)) FROM old_rows HAVING count(*) > 0;
+    SELECT array_agg(DISTINCT org_id) INTO orgs FROM old_rows;
   ELSE
-    PERFORM org_daily_rebuild(rollup, daily, resource_column, TG_RELID::regclass, array_agg(DISTINCT moved.org_id))
-       FROM (SELECT o.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id
-             UNION SELECT n.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id) moved
-     HAVING count(*) > 0;
+    SELECT array_agg(DISTINCT moved.org_id) INTO orgs
+      FROM (SELECT o.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id
+            UNION SELECT n.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id) moved;
+  END IF;
+  IF orgs IS NOT NULL THEN
+    EXECUTE format('SELECT %I($1, $2, $3, $4)', TG_ARGV[0]) USING TG_ARGV[1], TG_ARGV[2], TG_RELID::regclass, orgs;
   END IF;
   RETURN NULL;
 END
@@ -157,41 +160,41 @@ $fn$;
 
 CREATE TRIGGER analytics_org_daily_on_insert AFTER INSERT ON analytics_daily
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('analytics_org_daily', 'analytics_property_id', 'analytics_properties');
+  EXECUTE FUNCTION org_daily_sync('analytics', 'analytics_property_id', 'analytics_properties');
 CREATE TRIGGER analytics_org_daily_on_update AFTER UPDATE ON analytics_daily
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('analytics_org_daily', 'analytics_property_id', 'analytics_properties');
+  EXECUTE FUNCTION org_daily_sync('analytics', 'analytics_property_id', 'analytics_properties');
 CREATE TRIGGER analytics_org_daily_on_delete AFTER DELETE ON analytics_daily
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('analytics_org_daily', 'analytics_property_id', 'analytics_properties');
+  EXECUTE FUNCTION org_daily_sync('analytics', 'analytics_property_id', 'analytics_properties');
 CREATE TRIGGER analytics_org_daily_on_truncate AFTER TRUNCATE ON analytics_daily
   FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('analytics_org_daily');
 CREATE TRIGGER analytics_org_daily_on_property_delete AFTER DELETE ON analytics_properties
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_on_resource_change('analytics_org_daily', 'analytics_daily', 'analytics_property_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('org_daily_rebuild', 'analytics', 'analytics_property_id');
 CREATE TRIGGER analytics_org_daily_on_property_update AFTER UPDATE ON analytics_properties
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_on_resource_change('analytics_org_daily', 'analytics_daily', 'analytics_property_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('org_daily_rebuild', 'analytics', 'analytics_property_id');
 
 CREATE TRIGGER store_org_daily_on_insert AFTER INSERT ON store_daily
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('store_org_daily', 'commerce_store_id', 'commerce_stores');
+  EXECUTE FUNCTION org_daily_sync('store', 'commerce_store_id', 'commerce_stores');
 CREATE TRIGGER store_org_daily_on_update AFTER UPDATE ON store_daily
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('store_org_daily', 'commerce_store_id', 'commerce_stores');
+  EXECUTE FUNCTION org_daily_sync('store', 'commerce_store_id', 'commerce_stores');
 CREATE TRIGGER store_org_daily_on_delete AFTER DELETE ON store_daily
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_sync('store_org_daily', 'commerce_store_id', 'commerce_stores');
+  EXECUTE FUNCTION org_daily_sync('store', 'commerce_store_id', 'commerce_stores');
 CREATE TRIGGER store_org_daily_on_truncate AFTER TRUNCATE ON store_daily
   FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('store_org_daily');
 CREATE TRIGGER store_org_daily_on_store_delete AFTER DELETE ON commerce_stores
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_on_resource_change('store_org_daily', 'store_daily', 'commerce_store_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('org_daily_rebuild', 'store', 'commerce_store_id');
 CREATE TRIGGER store_org_daily_on_store_update AFTER UPDATE ON commerce_stores
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION org_daily_on_resource_change('store_org_daily', 'store_daily', 'commerce_store_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('org_daily_rebuild', 'store', 'commerce_store_id');
 
 -- Backfill from the rows already there.
-SELECT org_daily_rebuild('analytics_org_daily', 'analytics_daily', 'analytics_property_id', 'analytics_properties', array_agg(id)) FROM organizations;
-SELECT org_daily_rebuild('store_org_daily', 'store_daily', 'commerce_store_id', 'commerce_stores', array_agg(id)) FROM organizations;
+SELECT org_daily_rebuild('analytics', 'analytics_property_id', 'analytics_properties', array_agg(id)) FROM organizations;
+SELECT org_daily_rebuild('store', 'commerce_store_id', 'commerce_stores', array_agg(id)) FROM organizations;
 ANALYZE analytics_org_daily, store_org_daily;

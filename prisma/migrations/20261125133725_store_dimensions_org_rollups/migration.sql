@@ -103,7 +103,7 @@ CREATE TABLE "store_dimensions_org_tenday" (
 --   daily rows of the organisation's stores.
 -- A store deleted (its daily rows go by cascade after it, when their organisation can no longer be found
 -- from them) or moved to another organisation rebuilds its organisations' rows from the triggers of
--- commerce_stores.
+-- commerce_stores (org_rollups_on_resource_change, migration 20261125132925_daily_org_rollups).
 
 -- The enum type of a source's `dimension` column.
 CREATE FUNCTION dimensions_type(source TEXT) RETURNS TEXT LANGUAGE sql STABLE AS $fn$
@@ -231,22 +231,6 @@ BEGIN
 END
 $fn$;
 
--- The statement triggers of a resource table (arguments: the source, the resource column): a resource
--- deleted or moved to another organisation rebuilds every row of its organisations.
-CREATE FUNCTION dimensions_org_on_resource_change() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    PERFORM dimensions_org_rebuild(TG_ARGV[0], TG_ARGV[1], TG_RELID::regclass, array_agg(DISTINCT org_id)) FROM old_rows HAVING count(*) > 0;
-  ELSE
-    PERFORM dimensions_org_rebuild(TG_ARGV[0], TG_ARGV[1], TG_RELID::regclass, array_agg(DISTINCT moved.org_id))
-       FROM (SELECT o.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id
-             UNION SELECT n.org_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.org_id IS DISTINCT FROM o.org_id) moved
-     HAVING count(*) > 0;
-  END IF;
-  RETURN NULL;
-END
-$fn$;
-
 -- PostgreSQL fires the triggers of one event in the order of their names: these (`..._org_on_...`) run
 -- after `store_dimensions_monthly_on_...`, so they read the per-store months and blocks as the same
 -- statement left them.
@@ -270,10 +254,10 @@ CREATE TRIGGER store_dimensions_org_daily_on_delete AFTER DELETE ON store_dimens
   EXECUTE FUNCTION dimensions_org_daily_sync('store_dimensions', 'commerce_store_id', 'commerce_stores');
 CREATE TRIGGER store_dimensions_org_on_store_delete AFTER DELETE ON commerce_stores
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION dimensions_org_on_resource_change('store_dimensions', 'commerce_store_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('dimensions_org_rebuild', 'store_dimensions', 'commerce_store_id');
 CREATE TRIGGER store_dimensions_org_on_store_update AFTER UPDATE ON commerce_stores
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  EXECUTE FUNCTION dimensions_org_on_resource_change('store_dimensions', 'commerce_store_id');
+  EXECUTE FUNCTION org_rollups_on_resource_change('dimensions_org_rebuild', 'store_dimensions', 'commerce_store_id');
 
 -- TRUNCATE of the daily table empties these rollups with the per-store ones.
 CREATE TRIGGER store_dimensions_org_monthly_on_truncate AFTER TRUNCATE ON store_dimensions_daily
