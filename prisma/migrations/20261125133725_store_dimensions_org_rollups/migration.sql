@@ -91,11 +91,11 @@ CREATE TABLE "store_dimensions_org_tenday" (
 -- The daily rows also keep each key's label and detail of the day over the organisation: those of its
 -- row with the greatest label (then the greatest detail, a null last).
 --
--- The functions are written for any source `<source>_dimensions` with the tables `<source>_daily`,
--- `_monthly`, `_tenday` and their organisation rollups `_org_daily`, `_org_monthly`, `_org_tenday`: an
--- organisation rollup's figure is the SUM of the per-resource column of the same name (from the daily
--- rows, a `<people>_days` column sums the day's `<people>`). Kept under a transaction-level advisory lock
--- per source, for the reason the web-analytics ones give:
+-- The functions are written for any dimension source `<source>` (here `store_dimensions`) with the tables
+-- `<source>_daily`, `_monthly`, `_tenday` and their organisation rollups `_org_daily`, `_org_monthly`,
+-- `_org_tenday`: an organisation rollup's figure is the SUM of the per-resource column of the same name
+-- (from the daily rows, a `<people>_days` column sums the day's `<people>`). Kept under a transaction-level
+-- advisory lock per source, for the reason the web-analytics ones give:
 -- - months and blocks: statement triggers of the daily table (through dimensions_monthly_sync, migration
 --   20261122110000_web_store_rollups), fired after the per-store rollups' own by name, recompute the
 --   touched (organisation, dimension, month) groups from the per-store months and blocks;
