@@ -211,7 +211,6 @@ async function expectRunningPeaksMatch(ids: string[]): Promise<void> {
   }
 }
 
-/** The additive columns of the web-analytics rollups: what the organisation rollups keep. */
 /** A day's label and detail of a key over an organisation: its row with the greatest label, then the greatest detail (a null last). */
 function dayLabel(rows: Row[]): { label: string; detail: string | null } {
   const greater = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
