@@ -207,12 +207,11 @@ export async function aggregatePeriods(
   const peakName = (name: string) => `${name}Peak`;
   const orgDaily = source.orgDailyTable && wholeOrgId !== null ? source.orgDailyTable : null;
   // The parameters every range reads (a statement may not pass one it does not read); the ranges' bounds follow.
-  const shared: unknown[] = [];
-  const param = (value: unknown) => `$${shared.push(value)}`;
-  const resources = !orgDaily || peakNames.length ? param(resourceIds) : null;
-  const org = orgDaily ? param(wholeOrgId) : null;
+  const shared = new SqlParams();
+  const resources = !orgDaily || peakNames.length ? shared.add(resourceIds) : null;
+  const org = orgDaily ? shared.add(wholeOrgId) : null;
   const nulls = (names: string[]) => names.map((name) => `, NULL AS ${quote(name)}`).join('');
-  const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], shared.length + 1, ([from, to]) => {
+  const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], shared.values.length + 1, ([from, to]) => {
     const days = orgDaily
       ? `SELECT d.date, NULL::uuid AS resource, d.resources AS covered
            ${Object.keys(summed).map((name) => `, d.${rollupColumn(name)} AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
@@ -245,7 +244,7 @@ export async function aggregatePeriods(
          ...peakNames.map((name) => `SUM(${quote(name)})`),
        ].join(', ')}
      FROM grouped GROUP BY period`,
-    [...shared, ...periods.values],
+    [...shared.values, ...periods.values],
   );
 
   const aggregate = (period: 'current' | 'previous', range: DayRange): PeriodAggregate => {
