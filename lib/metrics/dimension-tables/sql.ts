@@ -335,6 +335,7 @@ function keyAggregate<D extends string>(
   // at an end of the range, or of months up to or from a new year, is one row per resource and key (its
   // `_until_end` row when it ends its block or year, its `_since_start` row when it starts it); whole
   // blocks are the ten-day rollup's rows, and the rare stretch inside one block or year its days or months.
+  // The running peaks' rows are read index-only (migration 20261125161952_web_people_peaks_covering_indexes).
   // Without running peaks, the range's rollup and daily rows of each resource.
   const peaksPerResource = ({ runningPeaks }: OrgRollups) => {
     if (!runningPeaks) return perResource(peakColumns, maxOf(peakColumns));
