@@ -4,11 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { NEXT_BIN, SERVER_SCRIPT } from '../support/production-server';
 
 export const DIST_DIR = '.next-bench';
-const NEXT_BIN = 'node_modules/.bin/next';
-/** The production server, as `npm start` runs it. */
-const SERVER_SCRIPT = 'scripts/server.mjs';
 const RSS_SAMPLE_MS = 250;
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
@@ -33,7 +31,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line
 export async function buildServer(databaseUrl: string, log: (line: string) => void): Promise<number> {
   const started = performance.now();
   log(`building the production server into ${DIST_DIR}/ (next build)`);
-  await run(NEXT_BIN, ['build'], { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' }, log);
+  await run(process.execPath, [NEXT_BIN, 'build'], { ...process.env, NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: '1' }, log);
   const seconds = (performance.now() - started) / 1000;
   log(`built in ${seconds.toFixed(0)} s`);
   return seconds;

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { NEXT_BIN, SERVER_SCRIPT } from './production-server';
 import { startUpstashStandIn, type UpstashStandIn } from './upstash-standin';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -18,9 +19,6 @@ export const TEST_DIST_DIR = '.next-test';
 const BUILD_ID = path.join(ROOT, TEST_DIST_DIR, 'BUILD_ID');
 const LOCK = path.join(ROOT, `${TEST_DIST_DIR}.lock`);
 const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
-const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
-/** The production server, as `npm start` runs it. */
-const SERVER_SCRIPT = path.join(ROOT, 'scripts/server.mjs');
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

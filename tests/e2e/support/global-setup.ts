@@ -9,13 +9,11 @@ import type { FullConfig } from '@playwright/test';
 import { applyMigrations } from '../../../prisma/migrate';
 import { seedDatabase } from '../../../prisma/seed';
 import { createDatabase, dropDatabase } from '../../support/database';
+import { NEXT_BIN, SERVER_SCRIPT } from '../../support/production-server';
 
 const DIST_DIR = '.next-e2e';
 const SEED_END_DATE = '2026-06-30';
 
-const NEXT_BIN = 'node_modules/next/dist/bin/next';
-/** The production server, as `npm start` runs it. */
-const SERVER_SCRIPT = 'scripts/server.mjs';
 /**
  * The server's output, for tests that check what a request made it log. Written by the server itself
  * (no pipe in between), so what it logged before answering is in the file when the answer arrives.
