@@ -518,10 +518,16 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
     expect(body.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: '2026-06-30T08:00:00.000Z', from: day(1), to: day(3), truncated: false, currency: null });
   });
 
-  it('breaks a tie of spend between result types alphabetically', async () => {
+  it('breaks a tie of spend between result types alphabetically, and between campaigns by name', async () => {
     const body = await overview('from=2026-06-10&to=2026-06-10', edgeKey);
     expect(body.data.kpis).toMatchObject({ spend: 100, results: 10, resultType: 'lead', costPerResult: 5 });
     expect(body.data.series).toEqual([{ date: '2026-06-10', spend: 100, impressions: 2000, clicks: 20, reach: 700, results: 10 }]);
+    // The list and its top campaigns come from two statements: both order the tie the same way.
+    expect(body.data.campaigns.map((c) => [c.name, c.spend])).toEqual([['Leads', 50], ['Sales', 50]]);
+    expect(body.data.widgets.topCampaigns.map((c) => [c.name, c.spend, c.results, c.resultType])).toEqual([
+      ['Leads', 50, 10, 'lead'],
+      ['Sales', 50, 1, 'purchase'],
+    ]);
   });
 
   it('names the previous period\'s result type when the range reported none, with no results of its own', async () => {

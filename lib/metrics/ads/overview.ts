@@ -16,6 +16,7 @@ import {
   accountFilter,
   accountsInReach,
   entityAggregates,
+  entityTotals,
   findEntity,
   periodSums,
   resultSums,
@@ -87,15 +88,23 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { l
 
   const scope = { orgId: reach.orgId };
   const inAccounts = { ...scope, accountIds: accountFilter(reach, accounts) };
-  const figureRows: InsightRows = entity ? { ...scope, level: entity.level, entityId: entity.id } : { ...inAccounts, level: 'account' };
+  const figureRows: InsightRows = entity ? { ...scope, level: entity.level, entityIds: [entity.id] } : { ...inAccounts, level: 'account' };
   // Results are set per campaign (its optimisation goal): without a filter they are read from campaign rows.
   const resultRows: InsightRows = entity ? figureRows : { ...inAccounts, level: 'campaign' };
-  const campaignRows = entity ? { ...scope, level: 'campaign' as const, entityId: entity.campaign_id } : { ...inAccounts, level: 'campaign' as const };
+  const campaignRows = entity ? { ...scope, level: 'campaign' as const, entityIds: [entity.campaign_id] } : { ...inAccounts, level: 'campaign' as const };
 
-  const [sums, results, campaigns, breakdowns, syncs] = await Promise.all([
+  const campaignList = entityTotals(campaignRows, { from, to }, { limit: limit + 1 });
+  // The list's first campaigns again, with the figures of their results (in the same order: spend, name, id).
+  const topCampaignRows = campaignList.then((rows) => {
+    const ids = rows.slice(0, Math.min(limit, TOP_CAMPAIGNS)).map((row) => row.id);
+    return ids.length === 0 ? [] : entityAggregates({ ...scope, level: 'campaign', entityIds: ids }, { from, to }, { limit: ids.length });
+  });
+
+  const [sums, results, campaigns, topCampaigns, breakdowns, syncs] = await Promise.all([
     periodSums(figureRows, range),
     resultSums(resultRows, range),
-    entityAggregates(campaignRows, { from, to }, { limit: limit + 1 }),
+    campaignList,
+    topCampaignRows,
     // Account-level breakdowns cannot be narrowed to an entity honestly: empty with a filter (see the description).
     entity ? Promise.resolve([]) : accountBreakdownSums(reach.orgId, inAccounts.accountIds, from, to),
     lastSuccessfulSyncs(accountIds),
@@ -175,7 +184,7 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { l
         results: outcome.results ?? 0,
         resultType: outcome.resultType,
       },
-      topCampaigns: listed.rows.slice(0, TOP_CAMPAIGNS).map((row) => {
+      topCampaigns: topCampaigns.map((row) => {
         const figures = entityFigures(row);
         return {
           platformId: row.platform_id,

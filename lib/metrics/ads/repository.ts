@@ -21,19 +21,20 @@ import type { AdLevel } from './schemas';
 export type InsightLevel = 'account' | AdLevel;
 
 /**
- * Which daily insight rows a figure is read from: one level, and either one entity's own rows or the
- * rows of a set of accounts (`accountIds: null` = every account of the organisation, which lets the
- * statement run on the (org_id, level, date) index instead of (account_id, level, date)).
+ * Which daily insight rows a figure is read from: one level, and either some entities' own rows (through
+ * the primary key) or the rows of a set of accounts (`accountIds: null` = every account of the
+ * organisation, which lets the statement run on the (org_id, level, date) index instead of
+ * (account_id, level, date)).
  */
-export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityId: string } | { accountIds: string[] | null });
+export type InsightRows = { orgId: string; level: InsightLevel } & ({ entityIds: string[] } | { accountIds: string[] | null });
 
 /** The row filter as a condition on a table alias (the daily table and the rollups share the columns). */
 function insightCondition(params: SqlParams, rows: InsightRows): (alias: string) => string {
   const org = params.add(rows.orgId);
   const level = params.add(rows.level);
   const [column, narrowing] =
-    'entityId' in rows
-      ? ['entity_id', `= ${params.add(rows.entityId)}::uuid`]
+    'entityIds' in rows
+      ? ['entity_id', `= ANY(${params.add(rows.entityIds)}::uuid[])`]
       : rows.accountIds !== null
         ? ['account_id', `= ANY(${params.add(rows.accountIds)}::uuid[])`]
         : [null, ''];
@@ -160,7 +161,7 @@ export async function findEntity(reach: Reach, level: AdLevel, idOrPlatformId: s
  * anything narrower from ad_insights_daily through its indexes.
  */
 function dailyRows(p: SqlParams, rows: InsightRows) {
-  if (!('entityId' in rows) && rows.accountIds === null && (rows.level === 'account' || rows.level === 'campaign')) {
+  if (!('entityIds' in rows) && rows.accountIds === null && (rows.level === 'account' || rows.level === 'campaign')) {
     return {
       table: 'ad_insights_org_daily',
       where: `i.org_id = ${p.add(rows.orgId)}::uuid AND i.level = ${p.add(rows.level)}::"AdLevel"`,
@@ -369,6 +370,22 @@ const LINEAGE_JOINS: Record<AdLevel, string> = {
   ad: 'JOIN campaigns cp ON cp.id = e.campaign_id JOIN ad_sets s ON s.id = e.ad_set_id',
 };
 
+/** The columns a part selects: from the daily table (alias i) or a rollup (alias m); `minus` is '-' on rows to subtract. */
+type PartColumns = (minus: string) => { daily: string; rollup: string };
+
+/** A range's parts of the insight rows of `where`, each from the daily table or its rollup, as one UNION ALL. */
+function insightParts(where: (alias: string) => string, list: RangePart[], columns: PartColumns, narrow = ''): string {
+  return list
+    .map(({ source, from, to, sign }) => {
+      const select = columns(sign < 0 ? '-' : '');
+      return source.daily
+        ? `SELECT ${select.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
+        : `SELECT ${select.rollup} FROM ad_insights_${source.rollup} m
+              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`;
+    })
+    .join('\n UNION ALL\n');
+}
+
 /** `%` and `_` in a search are literal text, not wildcards. */
 function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -411,23 +428,15 @@ export function entityAggregates(
     search = ` AND entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
             AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
   }
-  const parts = (list: RangePart[], columns: (sign: string) => { daily: string; rollup: string }, narrow: string) =>
-    list
-      .map(({ source, from, to, sign }) => {
-        const select = columns(sign < 0 ? '-' : '');
-        return source.daily
-          ? `SELECT ${select.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
-          : `SELECT ${select.rollup} FROM ad_insights_${source.rollup} m
-              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`;
-      })
-      .join('\n UNION ALL\n');
-  const spendParts = parts(
+  const spendParts = insightParts(
+    where,
     rangeParts(p, range, { daysAsBlocks: true }),
     (minus) => ({ daily: `i.entity_id, (${minus}i.spend)::float8 AS spend`, rollup: `m.entity_id, ${minus}m.spend_float AS spend` }),
     search,
   );
   // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
-  const figureParts = parts(
+  const figureParts = insightParts(
+    where,
     rangeParts(p, range),
     () => ({
       daily: `i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
@@ -491,6 +500,67 @@ export function entityAggregates(
        JOIN ad_accounts a ON a.id = e.account_id
        LEFT JOIN clients cl ON cl.id = a.client_id
        ${LINEAGE_JOINS[rows.level]}
+      ORDER BY l.spend DESC, l.name COLLATE "C", l.entity_id`,
+    p.values,
+  );
+}
+
+export type EntityTotalsRow = Pick<
+  EntityAggregateRow,
+  | 'id'
+  | 'platform_id'
+  | 'name'
+  | 'status'
+  | 'effective_status'
+  | 'spend'
+  | 'impressions'
+  | 'clicks'
+  | 'account_id'
+  | 'platform_account_id'
+  | 'account_name'
+  | 'currency'
+  | 'client_id'
+  | 'client_name'
+>;
+
+/**
+ * Like entityAggregates, for a list that needs only spend, impressions and clicks (the overview's
+ * campaigns): the same rows in the same order (spend, name, id), at most `limit`, with the account
+ * lineage. One pass with exact sums over the parts of the range: no float ranking and no re-read of
+ * the candidates, which pay only when they spare the sums of every result type, reach and results of
+ * tens of thousands of entities (a year of a whole organisation's campaigns: 16 → 10 ms).
+ */
+export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayRange, options: { limit: number }): Promise<EntityTotalsRow[]> {
+  const p = new SqlParams();
+  // Days are read as days (not as blocks less days): an entity is listed only if it has rows in the range.
+  const parts = insightParts(insightCondition(p, rows), rangeParts(p, range), () => ({
+    daily: 'i.entity_id, i.spend, i.impressions, i.clicks',
+    rollup: 'm.entity_id, m.spend, m.impressions, m.clicks',
+  }));
+  const limit = `${p.add(options.limit)}::int`;
+  const { table } = ENTITY_TABLES[rows.level];
+  return sql<EntityTotalsRow>(
+    `WITH totals AS (
+       SELECT parts.entity_id, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks
+         FROM (${parts}) parts
+        GROUP BY parts.entity_id),
+     -- Only the entities whose spend reaches the limit-th one need a name, to order the ties.
+     cutoff AS (
+       SELECT t.spend FROM totals t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
+     listed AS MATERIALIZED (
+       SELECT * FROM (
+         SELECT t.*, (SELECT x.name FROM ${table} x WHERE x.id = t.entity_id) AS name
+           FROM totals t
+          WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT c.spend FROM cutoff c)) n
+        ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
+     SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
+            l.spend::text, l.impressions::text, l.clicks::text,
+            a.id AS account_id, a.platform_account_id, a.name AS account_name, a.currency,
+            a.client_id, cl.name AS client_name
+       FROM listed l
+       JOIN ${table} e ON e.id = l.entity_id
+       JOIN ad_accounts a ON a.id = e.account_id
+       LEFT JOIN clients cl ON cl.id = a.client_id
       ORDER BY l.spend DESC, l.name COLLATE "C", l.entity_id`,
     p.values,
   );
