@@ -20,6 +20,7 @@ const ROLLUP_TABLES = [
   'ad_account_breakdowns_tenday',
   'ad_account_breakdowns_org_monthly',
   'ad_account_breakdowns_org_tenday',
+  'ad_account_age_gender_year_peaks',
   'analytics_org_daily',
   'analytics_dimensions_monthly',
   'analytics_dimensions_tenday',

@@ -1,5 +1,6 @@
 // The ads rollups (ad_insights_monthly and _tenday, ad_insights_org_daily, ad_account_breakdowns_monthly
-// and _tenday, ad_account_breakdowns_org_monthly and _org_tenday) are kept by database triggers: they
+// and _tenday, ad_account_breakdowns_org_monthly and _org_tenday, and the running peaks of the age and gender
+// reach, ad_account_age_gender_year_peaks) are kept by database triggers: they
 // must equal the daily rows after the seed's COPY and after any insert, update (also one moving a row
 // to another month or entity) and delete; and the endpoints, which read whole months and whole ten-day
 // blocks from the rollups and the other days from the daily tables, must give over ranges with partial
@@ -82,6 +83,28 @@ const orgBreakdownsActual = (period: Period) => `
   SELECT breakdown::text, ${PERIOD_COLUMN[period]}::text, key1, key2, row_count, spend::text, impressions::text, clicks::text
     FROM ad_account_breakdowns_org_${period} WHERE org_id = $1`;
 
+// The running peaks of the age and gender reach: for every month of each year in which an account's key
+// has rows, the highest daily reach of the key from the year's first month through that one, and from
+// that one through the year's last (null when none).
+const YEAR_PEAKS_EXPECTED = `SELECT * FROM (
+  WITH months AS (
+    SELECT account_id, key1, key2, org_id, date_trunc('month', date)::date AS month, max(reach) AS peak
+      FROM ad_account_breakdowns_daily WHERE org_id = $1 AND breakdown = 'age_gender'
+     GROUP BY account_id, key1, key2, org_id, date_trunc('month', date)),
+  cells AS (
+    SELECT k.account_id, k.key1, k.key2, k.org_id, k.year, g.month::date AS month
+      FROM (SELECT DISTINCT account_id, key1, key2, org_id, date_trunc('year', month)::date AS year FROM months) k
+      CROSS JOIN generate_series(k.year, k.year + interval '11 months', interval '1 month') AS g(month))
+  SELECT c.account_id, c.month::text, c.key1, c.key2, c.org_id,
+         (max(m.peak) FILTER (WHERE m.month <= c.month))::text AS reach_since_start,
+         (max(m.peak) FILTER (WHERE m.month >= c.month))::text AS reach_until_end
+    FROM cells c
+    JOIN months m ON m.account_id = c.account_id AND m.key1 = c.key1 AND m.key2 = c.key2 AND date_trunc('year', m.month) = c.year
+   GROUP BY c.account_id, c.month, c.key1, c.key2, c.org_id) expected`;
+const YEAR_PEAKS_ACTUAL = `
+  SELECT account_id, month::text, key1, key2, org_id, reach_since_start::text, reach_until_end::text
+    FROM ad_account_age_gender_year_peaks WHERE org_id = $1`;
+
 async function differences(orgId: string, expected: string, actual: string) {
   const [missing, extra] = await Promise.all([
     sql(`${expected} EXCEPT ALL ${actual}`, [orgId]),
@@ -99,6 +122,7 @@ async function expectRollupsMatchDaily(orgId: string): Promise<void> {
     expect(await differences(orgId, orgBreakdownsExpected(period), orgBreakdownsActual(period)), `ad_account_breakdowns_org_${period}`).toEqual(none);
   }
   expect(await differences(orgId, ORG_DAILY_EXPECTED, ORG_DAILY_ACTUAL)).toEqual(none);
+  expect(await differences(orgId, YEAR_PEAKS_EXPECTED, YEAR_PEAKS_ACTUAL), 'ad_account_age_gender_year_peaks').toEqual(none);
 }
 
 async function rollupCount(orgId: string): Promise<number> {
@@ -107,7 +131,8 @@ async function rollupCount(orgId: string): Promise<number> {
           + (SELECT count(*) FROM ad_account_breakdowns_monthly WHERE org_id = $1)
           + (SELECT count(*) FROM ad_insights_tenday WHERE org_id = $1) + (SELECT count(*) FROM ad_account_breakdowns_tenday WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_breakdowns_org_monthly WHERE org_id = $1)
-          + (SELECT count(*) FROM ad_account_breakdowns_org_tenday WHERE org_id = $1) AS n`,
+          + (SELECT count(*) FROM ad_account_breakdowns_org_tenday WHERE org_id = $1)
+          + (SELECT count(*) FROM ad_account_age_gender_year_peaks WHERE org_id = $1) AS n`,
     [orgId],
   );
   return Number(row!.n);
@@ -203,6 +228,17 @@ describe('ads rollups under inserts, updates and deletes', () => {
     const day = await sql(`SELECT 1 FROM ad_insights_org_daily WHERE org_id = $1 AND date = '2026-01-31'`, [orgId]);
     const breakdownJanuary = await sql(`SELECT 1 FROM ad_account_breakdowns_monthly WHERE account_id = $1 AND month = '2026-01-01'`, [account]);
     expect([january2.length, day.length, breakdownJanuary.length]).toEqual([0, 0, 0]);
+    // The key's only row left in 2026 is March's (reach 5): every month of the year still has its row.
+    const peaks = await sql(
+      `SELECT month::text, reach_since_start::text, reach_until_end::text FROM ad_account_age_gender_year_peaks
+        WHERE account_id = $1 AND month IN ('2026-01-01', '2026-03-01', '2026-12-01') ORDER BY month`,
+      [account],
+    );
+    expect(peaks).toEqual([
+      { month: '2026-01-01', reach_since_start: null, reach_until_end: '5' },
+      { month: '2026-03-01', reach_since_start: '5', reach_until_end: '5' },
+      { month: '2026-12-01', reach_since_start: '5', reach_until_end: null },
+    ]);
   });
 
   it('leave other organisations alone', async () => {
@@ -297,11 +333,68 @@ describe('ads endpoints over ranges with partial months', () => {
     }
     expect(new Map(data.campaigns.map((c) => [c.id, c.spend]))).toEqual(campaignSpend);
 
-    const breakdowns = await sql<{ account_id: string; key1: string; key2: string; spend: string; reach: number }>(
-      `SELECT account_id, key1, key2, spend::text, reach::float8 AS reach FROM ad_account_breakdowns_daily
-        WHERE org_id = $1 AND breakdown = 'age_gender' AND date BETWEEN $2 AND $3`,
-      [org.id, FROM, TO],
-    );
+    await expectAgeGenderOfDailyRows(data, org.id, FROM, TO);
+  });
+});
+
+describe('the age and gender reach over ranges across a new year', () => {
+  // Two accounts with rows from October 2025 to March 2026, the highest reach of a key in a different
+  // month for each: whole months up to a new year, from one, both, and inside one year.
+  let orgId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    orgId = await createOrg('Peaks Org');
+    key = await mintKey({ orgId, scopes: ['ads:read'] });
+    const accounts = [
+      (await createAccount(orgId, { clientId: null, name: 'Peaks A', currency: 'INR' })).id,
+      (await createAccount(orgId, { clientId: null, name: 'Peaks B', currency: 'INR' })).id,
+    ];
+    const days = ['2025-10-20', '2025-11-05', '2025-12-30', '2026-01-02', '2026-02-14', '2026-03-05'];
+    for (const [a, account] of accounts.entries()) {
+      for (const [d, date] of days.entries()) {
+        for (const [k, [age, gender]] of [['25-34', 'female'], ['35-44', 'male']].entries()) {
+          // A different peak day per account and key: reach 10-15, plus 50 on one day.
+          const reach = 10 + d + (d === (a * 2 + k * 3) % days.length ? 50 : 0);
+          await sql(
+            `INSERT INTO ad_account_breakdowns_daily (org_id, account_id, breakdown, date, key1, key2, spend, impressions, clicks, reach)
+             VALUES ($1, $2, 'age_gender', $3, $4, $5, '1.00', 100, 7, $6)`,
+            [orgId, account, date, age, gender, reach],
+          );
+        }
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await dropOrg(orgId);
+  });
+
+  it('keeps the running peaks of its rows', async () => {
+    await expectRollupsMatchDaily(orgId);
+  });
+
+  it.each([
+    ['2025-11-01', '2026-02-28'],
+    ['2025-10-14', '2026-03-09'],
+    ['2025-12-01', '2025-12-31'],
+    ['2026-01-01', '2026-01-31'],
+    ['2026-02-01', '2026-03-31'],
+    ['2025-10-01', '2026-09-30'],
+  ])('gives the widget of the daily rows from %s to %s', async (from, to) => {
+    const response = await api(`/api/v1/ads/overview?from=${from}&to=${to}`, { key });
+    const { data } = await expectContract<{ data: AdsOverviewData; meta: Meta }>(adsOverviewOperation, response);
+    await expectAgeGenderOfDailyRows(data, orgId, from, to);
+  });
+});
+
+/** The age and gender widget: per key the spend summed, and the reach as each account's peak day summed over the accounts. */
+async function expectAgeGenderOfDailyRows(data: AdsOverviewData, orgId: string, from: string, to: string) {
+  const breakdowns = await sql<{ account_id: string; key1: string; key2: string; spend: string; reach: number }>(
+    `SELECT account_id, key1, key2, spend::text, reach::float8 AS reach FROM ad_account_breakdowns_daily
+      WHERE org_id = $1 AND breakdown = 'age_gender' AND date BETWEEN $2 AND $3`,
+    [orgId, from, to],
+  );
     const widget = new Map<string, { spend: number; reach: number }>();
     for (const k of new Set(breakdowns.map((b) => `${b.key1}/${b.key2}`))) {
       const of = breakdowns.filter((b) => `${b.key1}/${b.key2}` === k);
@@ -309,7 +402,6 @@ describe('ads endpoints over ranges with partial months', () => {
       for (const b of of) peaks.set(b.account_id, Math.max(peaks.get(b.account_id) ?? 0, b.reach));
       widget.set(k, { spend: sumMoney(of.map((b) => b.spend)), reach: [...peaks.values()].reduce((n, p) => n + p, 0) });
     }
-    expect(widget.size).toBeGreaterThan(0);
-    expect(new Map(data.widgets.ageGender.map((g) => [`${g.age}/${g.gender}`, { spend: g.spend, reach: g.reach }]))).toEqual(widget);
-  });
-});
+  expect(widget.size).toBeGreaterThan(0);
+  expect(new Map(data.widgets.ageGender.map((g) => [`${g.age}/${g.gender}`, { spend: g.spend, reach: g.reach }]))).toEqual(widget);
+}

@@ -15,6 +15,7 @@ const REAPPLIED = [
   '20261125111839_web_people_running_peaks',
   '20261125132925_daily_org_rollups',
   '20261125133725_store_dimensions_org_rollups',
+  '20261125195440_ads_age_gender_year_peaks',
 ];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
@@ -62,7 +63,8 @@ describe('rollup migrations on a database that already has data', () => {
     // from the blocks).
     const dropped = [...WEB_STORE_ROLLUPS, ...ORG_ROLLUPS].flatMap((r) => [r.monthly, r.tenDay]);
     await client.query(`DROP TABLE ${[...dropped, ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
-    await client.query(`DROP FUNCTION ad_account_breakdowns_org_recompute`);
+    await client.query(`DROP TABLE ad_account_age_gender_year_peaks`);
+    await client.query(`DROP FUNCTION ad_account_breakdowns_org_recompute, ad_account_age_gender_year_peaks_recompute`);
     await client.query(`DROP TABLE analytics_dimensions_org_daily, analytics_dimensions_block_peaks, analytics_dimensions_year_peaks`);
     await client.query(`DROP FUNCTION analytics_dimensions_peaks_refresh`);
     await client.query(
@@ -171,6 +173,25 @@ describe('rollup migrations on a database that already has data', () => {
     });
   });
 
+  it('fills the running peaks of every account\'s age and gender reach from the monthly rollup', async () => {
+    // One row per month of each (account, key, year) with age and gender rows; the year's first month's
+    // peak through the end is the year's peak, and its last month's from the start too.
+    const { rows } = await client.query<Record<string, string>>(`
+      WITH years AS (
+        SELECT account_id, key1, key2, date_trunc('year', month)::date AS year, max(reach_peak) AS peak
+          FROM ad_account_breakdowns_monthly WHERE breakdown = 'age_gender' GROUP BY 1, 2, 3, 4)
+      SELECT (SELECT count(*) FROM ad_account_age_gender_year_peaks)::text AS rows,
+             (SELECT 12 * count(*) FROM years)::text AS year_months,
+             (SELECT count(*) FROM years y
+                JOIN ad_account_age_gender_year_peaks f ON f.account_id = y.account_id AND f.key1 = y.key1 AND f.key2 = y.key2 AND f.month = y.year
+                JOIN ad_account_age_gender_year_peaks l ON l.account_id = y.account_id AND l.key1 = y.key1 AND l.key2 = y.key2 AND l.month = y.year + interval '11 months'
+               WHERE f.reach_until_end = y.peak AND l.reach_since_start = y.peak)::text AS years_peaked,
+             (SELECT count(*) FROM years)::text AS years`);
+    const counts = rows[0]!;
+    expect(Number(counts.years)).toBeGreaterThan(0);
+    expect(counts).toEqual({ rows: counts.year_months, year_months: counts.year_months, years_peaked: counts.years, years: counts.years });
+  });
+
   // Last: it empties this test's own database.
   it('empties the rollups when a daily table is truncated', async () => {
     for (const r of ROLLUPS) {
@@ -183,7 +204,7 @@ describe('rollup migrations on a database that already has data', () => {
     const { rows } = await client.query<{ days: number; block_peaks: number; year_peaks: number }>(
       `SELECT (SELECT count(*)::int FROM analytics_dimensions_org_daily) + (SELECT count(*)::int FROM store_dimensions_org_daily) AS days,
               (SELECT count(*)::int FROM analytics_dimensions_block_peaks) AS block_peaks,
-              (SELECT count(*)::int FROM analytics_dimensions_year_peaks) AS year_peaks`,
+              (SELECT count(*)::int FROM analytics_dimensions_year_peaks) + (SELECT count(*)::int FROM ad_account_age_gender_year_peaks) AS year_peaks`,
     );
     expect(rows[0]).toEqual({ days: 0, block_peaks: 0, year_peaks: 0 });
     for (const r of DAILY_ORG_ROLLUPS) {

@@ -15,7 +15,7 @@ import { reachCondition } from '../../auth/reach';
 import { sql, SqlParams } from '../../db';
 import { UUID_PATTERN } from '../../text/uuid';
 import type { DayRange } from '../../time/day-range';
-import { daysAsBlocks, splitRange } from '../range-split';
+import { daysAsBlocks, monthsAsPeakStretches, splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
 
 export type InsightLevel = 'account' | AdLevel;
@@ -46,6 +46,8 @@ type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly'
 
 interface RangePart {
   source: PartSource;
+  /** The part's days (for a rollup, the first day of its first and of its last period). */
+  range: DayRange;
   /** Bounds as parameters (inclusive). */
   from: string;
   to: string;
@@ -61,7 +63,7 @@ function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boo
   const split = splitRange(range);
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
-  const part = (source: PartSource, { from, to }: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, from: p.add(from), to: p.add(to), sign });
+  const part = (source: PartSource, range: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, range, from: p.add(range.from), to: p.add(range.to), sign });
   const days = (stretch: DayRange | null): RangePart[] => {
     if (!stretch) return [];
     if (!options.daysAsBlocks) return [part({ daily: true }, stretch)];
@@ -280,7 +282,10 @@ export interface BreakdownSumsRow {
  * from ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)). Age and
  * gender also report reach, which is never summed over days: first the peak per account and key (max of
  * the per-account parts), then summed over the accounts (different accounts reach different people, the
- * same account on different days largely the same ones).
+ * same account on different days largely the same ones). Its whole months up to or from a new year are
+ * one row per account and key of the running peaks (ad_account_age_gender_year_peaks, migration
+ * 20261125195440_ads_age_gender_year_peaks: a year of a whole organisation on the benchmark's data reads
+ * 4,300 rows instead of 21,000); the rare stretch of months inside one year, from the monthly rollup.
  */
 export function accountBreakdownSums(orgId: string, accountIds: string[] | null, from: string, to: string): Promise<BreakdownSumsRow[]> {
   const p = new SqlParams();
@@ -305,14 +310,19 @@ export function accountBreakdownSums(orgId: string, accountIds: string[] | null,
              WHERE ${where}${narrowing}${between('b', source.period, partFrom, partTo)}`;
     })
     .join('\n UNION ALL\n');
+  const reachOf = (table: string, column: string, reach: string, partFrom: string, partTo: string) =>
+    `SELECT b.account_id, b.key1, b.key2, ${reach} AS reach FROM ${table} b
+             WHERE ${breakdownsIn('b', ['age_gender'])}${inAccounts('b')}${between('b', column, partFrom, partTo)}`;
   const reachParts = ranges
-    .map(({ source, from: partFrom, to: partTo }) => {
-      const where = `${breakdownsIn('b', ['age_gender'])}${inAccounts('b')}`;
-      return source.daily
-        ? `SELECT b.account_id, b.key1, b.key2, b.reach FROM ad_account_breakdowns_daily b
-             WHERE ${where}${between('b', 'date', partFrom, partTo)}`
-        : `SELECT b.account_id, b.key1, b.key2, b.reach_peak AS reach FROM ad_account_breakdowns_${source.rollup} b
-             WHERE ${where}${between('b', source.period, partFrom, partTo)}`;
+    .flatMap(({ source, range, from: partFrom, to: partTo }) => {
+      if (source.daily) return [reachOf('ad_account_breakdowns_daily', 'date', 'b.reach', partFrom, partTo)];
+      if (source.rollup === 'tenday') return [reachOf('ad_account_breakdowns_tenday', 'block', 'b.reach_peak', partFrom, partTo)];
+      return monthsAsPeakStretches(range).map(({ read, range: months }) => {
+        if (read === 'each') return reachOf('ad_account_breakdowns_monthly', 'month', 'b.reach_peak', p.add(months.from), p.add(months.to));
+        const [column, month] = read === 'untilEnd' ? ['reach_until_end', months.from] : ['reach_since_start', months.to];
+        return `SELECT b.account_id, b.key1, b.key2, b.${column} AS reach FROM ad_account_age_gender_year_peaks b
+             WHERE b.org_id = ${org}::uuid${inAccounts('b')} AND b.month = ${p.add(month)}::date`;
+      });
     })
     .join('\n UNION ALL\n');
   return sql<BreakdownSumsRow>(
@@ -528,7 +538,7 @@ export type EntityTotalsRow = Pick<
  * campaigns): the same rows in the same order (spend, name, id), at most `limit`, with the account
  * lineage. One pass with exact sums over the parts of the range: no float ranking and no re-read of
  * the candidates, which pay only when they spare the sums of every result type, reach and results of
- * tens of thousands of entities (a year of a whole organisation's campaigns: 16 → 10 ms).
+ * tens of thousands of entities (a year of a whole organisation's campaigns: 14.5 → 9.8 ms).
  */
 export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayRange, options: { limit: number }): Promise<EntityTotalsRow[]> {
   const p = new SqlParams();
