@@ -536,9 +536,9 @@ export type EntityTotalsRow = Pick<
 /**
  * Like entityAggregates, for a list that needs only spend, impressions and clicks (the overview's
  * campaigns): the same rows in the same order (spend, name, id), at most `limit`, with the account
- * lineage. One pass with exact sums over the parts of the range: no float ranking and no re-read of
- * the candidates, which pay only when they spare the sums of every result type, reach and results of
- * tens of thousands of entities (a year of a whole organisation's campaigns: 14.5 → 9.8 ms).
+ * lineage. One pass with exact sums over the parts of the range, instead of a float ranking and a
+ * re-read of the candidates, which pay off where every figure of a few hundred out of tens of thousands
+ * of entities is needed (/ads/entities). A year of a whole organisation's campaigns: 13.5 → 9.7 ms.
  */
 export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayRange, options: { limit: number }): Promise<EntityTotalsRow[]> {
   const p = new SqlParams();
@@ -554,15 +554,16 @@ export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayR
        SELECT parts.entity_id, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks
          FROM (${parts}) parts
         GROUP BY parts.entity_id),
-     -- Only the entities whose spend reaches the limit-th one need a name, to order the ties.
+     -- Only the entities whose spend reaches the limit-th one need a name, to order the ties; each is
+     -- looked up once, as in entityAggregates.
      cutoff AS (
        SELECT t.spend FROM totals t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
+     named AS MATERIALIZED (
+       SELECT t.*, (SELECT x.name FROM ${table} x WHERE x.id = t.entity_id) AS name
+         FROM totals t
+        WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT c.spend FROM cutoff c)),
      listed AS MATERIALIZED (
-       SELECT * FROM (
-         SELECT t.*, (SELECT x.name FROM ${table} x WHERE x.id = t.entity_id) AS name
-           FROM totals t
-          WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT c.spend FROM cutoff c)) n
-        ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
+       SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
             l.spend::text, l.impressions::text, l.clicks::text,
             a.id AS account_id, a.platform_account_id, a.name AS account_name, a.currency,
