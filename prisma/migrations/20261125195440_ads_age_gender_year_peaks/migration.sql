@@ -77,17 +77,10 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- TRUNCATE of a daily table empties its rollups, the running peaks with the breakdowns'.
-CREATE OR REPLACE FUNCTION "ads_rollups_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_TABLE_NAME = 'ad_insights_daily' THEN
-    TRUNCATE "ad_insights_monthly", "ad_insights_tenday", "ad_insights_org_daily";
-  ELSE
-    TRUNCATE "ad_account_breakdowns_monthly", "ad_account_breakdowns_tenday", "ad_account_breakdowns_org_monthly",
-             "ad_account_breakdowns_org_tenday", "ad_account_age_gender_year_peaks";
-  END IF;
-  RETURN NULL;
-END $$;
+-- TRUNCATE of the daily table empties the running peaks with its rollups (the generic function of
+-- migration 20261122110000_web_store_rollups, as for the web running peaks).
+CREATE TRIGGER "ad_account_age_gender_year_peaks_on_truncate" AFTER TRUNCATE ON "ad_account_breakdowns_daily"
+  FOR EACH STATEMENT EXECUTE FUNCTION dimensions_monthly_truncate('ad_account_age_gender_year_peaks');
 
 -- Backfill from the monthly rollup already there: every (account, year) with age and gender rows.
 SELECT "ad_account_age_gender_year_peaks_recompute"(array_agg(account_id), array_agg(year))
