@@ -23,7 +23,12 @@ async function recordStatements(work: () => Promise<unknown>): Promise<Statement
   // pg's overloads make a typed wrapper unwieldy; the arguments are passed through untouched.
   const recording = function (this: pg.Pool, ...args: unknown[]) {
     const [first, second] = args;
+    // sql() passes a query config (its statement's name, text and values); other callers may pass the text.
     if (typeof first === 'string') statements.push({ text: first, values: Array.isArray(second) ? second : [] });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      const { text, values } = first as { text: string; values?: unknown[] };
+      statements.push({ text, values: values ?? [] });
+    }
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };
   pg.Pool.prototype.query = recording as typeof original;
@@ -38,7 +43,10 @@ async function recordStatements(work: () => Promise<unknown>): Promise<Statement
 /** Each statement of `work`, slowest first, with its plan. */
 export async function explainWork(work: () => Promise<unknown>): Promise<ExplainedStatement[]> {
   const explained: ExplainedStatement[] = [];
-  for (const statement of await recordStatements(work)) {
+  const statements = await recordStatements(work);
+  // Every data function runs SQL: none recorded means the recorder no longer sees how sql() calls pg.
+  if (statements.length === 0) throw new Error('no statement was recorded to explain: see recordStatements');
+  for (const statement of statements) {
     const t0 = performance.now();
     await sql(statement.text, statement.values);
     const ms = performance.now() - t0;
