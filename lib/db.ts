@@ -91,7 +91,7 @@ export class StatementNames {
 /**
  * Texts `sql` prepares in a process, first come first served. Values are always parameters, so texts
  * differ only by a statement's shape: which rollup parts a range reads, the reach, the options. The
- * benchmark's 84 cases (every endpoint over 7, 30, 90 and 366 days, whole organisation and one client)
+ * benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole organisation and one client)
  * use 110 texts; 150 random ranges per endpoint about 300. At 128, a connection holds at most about
  * 17 MB of prepared statements.
  */
@@ -102,9 +102,9 @@ const statementNames = new StatementNames(PREPARED_STATEMENTS_MAX);
  * Runs one parameterised SQL statement and returns its rows. The statement is prepared on each pooled
  * connection the first time that connection runs its text, and later calls only bind and execute it:
  * PostgreSQL parses and analyses it once per connection instead of on every call (0.3-0.7 ms of the
- * database's time for each of an ads overview's statements; a whole organisation's overview over a
- * year served about 10 % more requests a second at c=8). Each call is still planned for its values
- * (plan_cache_mode, above).
+ * database's time for each of an ads overview's statements; the data function of a whole
+ * organisation's overview over a year made about 10 % more calls a second at c=8). Each call is still
+ * planned for its values (plan_cache_mode, above).
  */
 export async function sql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
   const result = await db().pool.query<Row>({ name: statementNames.nameOf(text), text, values });
