@@ -8,6 +8,8 @@ import { PrismaClient } from './generated/prisma/client';
 interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
+  /** The names of the statements prepared on the pool's connections, which go with them. */
+  statementNames: StatementNames;
 }
 
 const globalForDb = globalThis as unknown as { metricsDb?: Db };
@@ -38,7 +40,7 @@ function createDb(): Db {
     // a loaded machine; a statement cancelled by it is answered 503 (lib/http/unavailable.ts).
     // idle_in_transaction_session_timeout ends a session left inside a transaction (its locks and
     // its connection with it); the app's transactions are a few short statements.
-    // plan_cache_mode=force_custom_plan: `sql` prepares its statements (see statementNames), and a
+    // plan_cache_mode=force_custom_plan: `sql` prepares its statements (see StatementNames), and a
     // prepared statement would otherwise switch after five calls to one generic plan, made without
     // the values; the range and the reach in the values decide the plan (a day or a year, one client
     // or the whole organisation), so each call is planned for its own.
@@ -54,7 +56,7 @@ function createDb(): Db {
   });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), statementNames: new StatementNames(PREPARED_STATEMENTS_MAX) };
 }
 
 /** Created on first use, not at import: `next build` imports route modules without a database. */
@@ -89,14 +91,13 @@ export class StatementNames {
 }
 
 /**
- * Texts `sql` prepares in a process, first come first served. Values are always parameters, so texts
- * differ only by a statement's shape: which rollup parts a range reads, the reach, the options. The
- * benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole organisation and one client)
- * use 110 texts; 150 random ranges per endpoint about 300. At 128, a connection holds at most about
- * 17 MB of prepared statements.
+ * Texts `sql` prepares on the pool (one per process), first come first served. Values are always
+ * parameters, so texts differ only by a statement's shape: which rollup parts a range reads, the
+ * reach, the options. The benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole
+ * organisation and one client) use 110 texts; 150 random ranges per endpoint about 300. At 128, a
+ * connection holds at most about 17 MB of prepared statements.
  */
 const PREPARED_STATEMENTS_MAX = 128;
-const statementNames = new StatementNames(PREPARED_STATEMENTS_MAX);
 
 /**
  * Runs one parameterised SQL statement and returns its rows. The statement is prepared on each pooled
@@ -107,7 +108,8 @@ const statementNames = new StatementNames(PREPARED_STATEMENTS_MAX);
  * planned for its values (plan_cache_mode, above).
  */
 export async function sql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const result = await db().pool.query<Row>({ name: statementNames.nameOf(text), text, values });
+  const { pool, statementNames } = db();
+  const result = await pool.query<Row>({ name: statementNames.nameOf(text), text, values });
   return result.rows;
 }
 
