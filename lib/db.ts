@@ -73,7 +73,8 @@ export function prisma(): PrismaClient {
  * The names under which `sql` prepares its statements: one per distinct text, at most `max` texts in
  * all; a text past the cap gets none and runs unnamed, as every statement once did. The cap bounds what
  * each pooled connection holds: PostgreSQL keeps a prepared statement's analysed query for the life
- * of the connection, about 130 kB for the API's larger statements, and there is no eviction.
+ * of the connection, about 130 kB each on average (5.9 MB for 44 on one connection), and there is no
+ * eviction.
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
