@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { appUrl } from '../app-url';
 import type { CachedAnswer } from '../cache/response-cache';
+import { jsonBytes } from './json-bytes';
 import { ERROR_CODE_NAMES, ERROR_CODES, type ApiError } from './errors';
 
 /**
@@ -59,7 +60,7 @@ export function problemBody(error: ApiError) {
 }
 
 export function problemResponse(error: ApiError, headers: Record<string, string> = {}): Response {
-  const bytes = Buffer.from(JSON.stringify(problemBody(error)));
+  const bytes = jsonBytes(problemBody(error));
   return new Response(bytes, {
     status: error.status,
     headers: { ...apiHeaders(bytes.length), ...headers, ...error.headers, 'Content-Type': 'application/problem+json' },
@@ -72,7 +73,7 @@ export function problemResponse(error: ApiError, headers: Record<string, string>
  * character for lone surrogates first (1.5 ms for a list of 500 ads).
  */
 export function jsonAnswer(body: unknown): CachedAnswer {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const bytes = jsonBytes(body);
   return { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
 }
 
@@ -115,7 +116,7 @@ function jsonBytesResponse(bytes: Buffer<ArrayBuffer>, headers: Record<string, s
 
 /** A JSON success without a validator (the OpenAPI document). */
 export function jsonResponse(body: unknown, headers: Record<string, string> = {}): Response {
-  return jsonBytesResponse(Buffer.from(JSON.stringify(body)), headers);
+  return jsonBytesResponse(jsonBytes(body), headers);
 }
 
 /**

@@ -1,0 +1,62 @@
+// jsonBytes must be Buffer.from(JSON.stringify(value)) byte for byte: an answer's ETag is the hash of
+// these bytes, and a client compares them with what any JSON.stringify would write.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonBytes } from '@/lib/http/json-bytes';
+
+const expected = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+class Point {
+  constructor(
+    readonly x: number,
+    readonly y: number,
+  ) {}
+}
+
+describe('jsonBytes', () => {
+  it('writes what JSON.stringify writes, for the values it treats specially', () => {
+    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: [1, 2] });
+    const values: unknown[] = [
+      null,
+      0,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      1e21,
+      1e-7,
+      'text with "quotes", \\ and \n',
+      'é, ✓, 😀 and a lone surrogate \ud800',
+      true,
+      [],
+      {},
+      { omitted: undefined, fn: () => 1, symbol: Symbol('s') },
+      { kept: 1, omitted: undefined },
+      { date: new Date(Date.UTC(2026, 5, 30)), withToJSON: { toJSON: () => 'replaced', other: 1 } },
+      { point: new Point(1, 2), nullPrototype },
+      { 2: 'integer keys first', b: 1, 1: 'then', a: 2 },
+      // Long arrays, split into pieces: at, around and across the piece size, with what an array writes as null.
+      { list: Array.from({ length: 16 }, (_, i) => i), longer: Array.from({ length: 17 }, (_, i) => ({ i })) },
+      Array.from({ length: 100 }, (_, i) => (i % 7 === 0 ? undefined : i % 11 === 0 ? () => i : { id: `id-${i}`, name: `é${i}`, nested: [i, { deep: Array(40).fill(i) }] })),
+      [1, , 3, ...Array(30).fill('x')],
+      Array.from({ length: 33 }, () => []),
+      { data: { rows: Array.from({ length: 50 }, (_, i) => ({ day: `2026-01-${i}`, spend: i / 3 })) }, meta: { truncated: false } },
+    ];
+    for (const value of values) {
+      expect(jsonBytes(value).equals(expected(value)), JSON.stringify(value)?.slice(0, 80)).toBe(true);
+    }
+  });
+
+  it('writes what JSON.stringify writes, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 80, size: 'max' }), (value, list) => {
+        expect(jsonBytes(value).equals(expected(value))).toBe(true);
+        expect(jsonBytes({ list, value }).equals(expected({ list, value }))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('throws where JSON.stringify throws', () => {
+    expect(() => jsonBytes({ list: Array.from({ length: 20 }, () => 1n) })).toThrow(TypeError);
+  });
+});
