@@ -32,6 +32,7 @@ describe('jsonBytes', () => {
       { omitted: undefined, fn: () => 1, symbol: Symbol('s') },
       { kept: 1, omitted: undefined },
       { date: new Date(Date.UTC(2026, 5, 30)), withToJSON: { toJSON: () => 'replaced', other: 1 } },
+      { longListWithToJSON: Object.assign(Array.from({ length: 40 }, (_, i) => i), { toJSON: () => 'the list, replaced' }) },
       { point: new Point(1, 2), nullPrototype },
       { 2: 'integer keys first', b: 1, 1: 'then', a: 2 },
       // Long arrays, split into pieces: at, around and across the piece size, with what an array writes as null.
