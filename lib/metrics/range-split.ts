@@ -32,6 +32,12 @@ const MONTHS: Unit = {
   start: (n) => dayOf(Math.floor(n / 12), (n % 12) + 1, 1),
 };
 
+/** Calendar quarters (January-March, …), as kept by ad_insights_quarterly: three months each. */
+const QUARTERS: Unit = {
+  of: (day) => Math.floor(MONTHS.of(day) / 3),
+  start: (n) => MONTHS.start(n * 3),
+};
+
 /** Ten-day blocks: days 1-10, 11-20 and 21 to the month's end, as kept by the `*_dimensions_tenday` rollups. */
 const BLOCK_FIRST_DAYS = [1, 11, 21] as const;
 const TEN_DAY_BLOCKS: Unit = {
@@ -88,6 +94,18 @@ export function splitRange(range: DayRange): RangeSplit {
     tailBlocks: tail.whole,
     tailDays: head.after ?? tail.before ?? tail.after,
   };
+}
+
+/**
+ * Whole months (`months`: first day of the first and of the last) as the whole calendar quarters they
+ * contain (`quarters`: first day of the first and of the last) and the months before and after them
+ * (first days); each part null when empty. A year of months is four quarter rows per entity instead of
+ * twelve month rows.
+ */
+export function monthsAsQuarters(months: DayRange): { headMonths: DayRange | null; quarters: DayRange | null; tailMonths: DayRange | null } {
+  const split = splitBy(QUARTERS, { from: months.from, to: unitEnd(MONTHS, MONTHS.of(months.to)) });
+  const asMonths = (days: DayRange | null) => (days ? { from: days.from, to: MONTHS.start(MONTHS.of(days.to)) } : null);
+  return { headMonths: asMonths(split.before), quarters: split.whole, tailMonths: asMonths(split.after) };
 }
 
 /** Days to be summed: `days` itself, or (unit `block`, `from` = `to` = its first day) a ten-day block. */

@@ -15,6 +15,7 @@ export type { Scale } from './scales';
 const ROLLUP_TABLES = [
   'ad_insights_monthly',
   'ad_insights_tenday',
+  'ad_insights_quarterly',
   'ad_insights_org_daily',
   'ad_account_breakdowns_monthly',
   'ad_account_breakdowns_tenday',

@@ -1,9 +1,9 @@
-// The ads rollups (ad_insights_monthly and _tenday, ad_insights_org_daily, ad_account_breakdowns_monthly
+// The ads rollups (ad_insights_monthly, _tenday and _quarterly, ad_insights_org_daily, ad_account_breakdowns_monthly
 // and _tenday, ad_account_breakdowns_org_monthly and _org_tenday, and the running peaks of the age and gender
 // reach, ad_account_age_gender_year_peaks) are kept by database triggers: they
 // must equal the daily rows after the seed's COPY and after any insert, update (also one moving a row
-// to another month or entity) and delete; and the endpoints, which read whole months and whole ten-day
-// blocks from the rollups and the other days from the daily tables, must give over ranges with partial
+// to another month or entity) and delete; and the endpoints, which read whole quarters, whole months and
+// whole ten-day blocks from the rollups and the other days from the daily tables, must give over ranges with partial
 // months exactly the figures computed from the daily rows.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -32,13 +32,15 @@ const otherOrg = seed.orgs[1]!;
 
 // Each statement lists the rows of one side that the other lacks: both empty means equal.
 // The expectation is the aggregation of the daily rows written here, independently of the migration.
-// The period of a day in each rollup: its month, or its ten-day block (days 1-10, 11-20, 21 to the end).
+// The period of a day in each rollup: its month, its ten-day block (days 1-10, 11-20, 21 to the end), or
+// (insights only) its calendar quarter.
 const PERIODS = {
   monthly: `date_trunc('month', date)::date`,
   tenday: `(date_trunc('month', date) + least((extract(day from date)::int - 1) / 10, 2) * interval '10 days')::date`,
+  quarterly: `date_trunc('quarter', date)::date`,
 };
 type Period = keyof typeof PERIODS;
-const PERIOD_COLUMN: Record<Period, string> = { monthly: 'month', tenday: 'block' };
+const PERIOD_COLUMN: Record<Period, string> = { monthly: 'month', tenday: 'block', quarterly: 'quarter' };
 
 const insightsExpected = (period: Period) => `
   SELECT level::text, entity_id, ${PERIODS[period]}::text AS period, coalesce(result_type, '') AS result_type,
@@ -116,8 +118,10 @@ async function differences(orgId: string, expected: string, actual: string) {
 /** Asserts that every rollup of the organisation equals the aggregation of its daily rows (and is not trivially empty). */
 async function expectRollupsMatchDaily(orgId: string): Promise<void> {
   const none = { missing: [], extra: [] };
-  for (const period of ['monthly', 'tenday'] as const) {
+  for (const period of ['monthly', 'tenday', 'quarterly'] as const) {
     expect(await differences(orgId, insightsExpected(period), insightsActual(period)), `ad_insights_${period}`).toEqual(none);
+  }
+  for (const period of ['monthly', 'tenday'] as const) {
     expect(await differences(orgId, breakdownsExpected(period), breakdownsActual(period)), `ad_account_breakdowns_${period}`).toEqual(none);
     expect(await differences(orgId, orgBreakdownsExpected(period), orgBreakdownsActual(period)), `ad_account_breakdowns_org_${period}`).toEqual(none);
   }
@@ -130,6 +134,7 @@ async function rollupCount(orgId: string): Promise<number> {
     `SELECT (SELECT count(*) FROM ad_insights_monthly WHERE org_id = $1) + (SELECT count(*) FROM ad_insights_org_daily WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_breakdowns_monthly WHERE org_id = $1)
           + (SELECT count(*) FROM ad_insights_tenday WHERE org_id = $1) + (SELECT count(*) FROM ad_account_breakdowns_tenday WHERE org_id = $1)
+          + (SELECT count(*) FROM ad_insights_quarterly WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_breakdowns_org_monthly WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_breakdowns_org_tenday WHERE org_id = $1)
           + (SELECT count(*) FROM ad_account_age_gender_year_peaks WHERE org_id = $1) AS n`,
@@ -250,11 +255,19 @@ describe('ads rollups under inserts, updates and deletes', () => {
   });
 });
 
-describe('ads endpoints over ranges with partial months', () => {
+// The seeded rows run from 2 May to 30 June 2026.
+describe.each([
   // Whole March and April from the monthly rollups, 21–28 February from the ten-day ones, 14–20 February
   // and 1–9 May from the daily rows.
-  const FROM = '2026-02-14';
-  const TO = '2026-05-09';
+  ['2026-02-14', '2026-05-09'],
+  // The entity lists: April to June from the quarterly rollup, 25–31 March from the daily rows.
+  ['2026-03-25', '2026-06-30'],
+  // The entity lists: January to March from the quarterly rollup and April and May from the monthly one
+  // after it; 21–31 December from the ten-day one, 14–20 December from the daily rows.
+  ['2025-12-14', '2026-05-31'],
+  // The entity lists: May and June from the monthly rollup before July to September from the quarterly one.
+  ['2026-05-01', '2026-09-30'],
+])('ads endpoints over ranges with partial months and quarters, %s to %s', (FROM, TO) => {
   let key: string;
   let insights: StoredInsight[];
 

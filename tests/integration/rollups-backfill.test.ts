@@ -16,6 +16,7 @@ const REAPPLIED = [
   '20261125132925_daily_org_rollups',
   '20261125133725_store_dimensions_org_rollups',
   '20261125195440_ads_age_gender_year_peaks',
+  '20261126020000_ads_quarterly_rollup',
 ];
 /** Each rollup pair, its daily table, the columns its rows are grouped by besides the period, and a figure to compare. */
 const WEB_STORE_ROLLUPS = [
@@ -58,12 +59,13 @@ describe('rollup migrations on a database that already has data', () => {
     await seedDatabase(database.url, { scale: 'tiny', seed: 3, endDate: '2026-03-31' });
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    // Undo the web/store rollup migrations, the ads ten-day one and the organisation one while keeping the
-    // data, then apply them again (the ads monthly rollups stay: the ads ten-day migration rebuilds them
+    // Undo the web/store rollup migrations, the ads ten-day and quarterly ones and the organisation one while
+    // keeping the data, then apply them again (the ads monthly rollups stay: the ads ten-day migration rebuilds them
     // from the blocks).
     const dropped = [...WEB_STORE_ROLLUPS, ...ORG_ROLLUPS].flatMap((r) => [r.monthly, r.tenDay]);
     await client.query(`DROP TABLE ${[...dropped, ...ADS_ROLLUPS.map((r) => r.tenDay)].join(', ')} CASCADE`);
-    await client.query(`DROP TABLE ad_account_age_gender_year_peaks`);
+    await client.query(`DROP TABLE ad_account_age_gender_year_peaks, ad_insights_quarterly`);
+    await client.query(`DROP FUNCTION ad_insights_quarterly_recompute, ad_insights_quarterly_refresh, ad_insights_quarterly_truncate CASCADE`);
     await client.query(`DROP FUNCTION ad_account_breakdowns_org_recompute, ad_account_age_gender_year_peaks_recompute`);
     await client.query(`DROP TABLE analytics_dimensions_org_daily, analytics_dimensions_block_peaks, analytics_dimensions_year_peaks`);
     await client.query(`DROP FUNCTION analytics_dimensions_peaks_refresh`);
@@ -105,6 +107,17 @@ describe('rollup migrations on a database that already has data', () => {
         expect(rows[0], r[table]).toEqual({ rollup: rows[0]!.daily, daily: rows[0]!.daily, groups: rows[0]!.expected_groups, expected_groups: rows[0]!.expected_groups });
       }
     }
+  });
+
+  it('fills every quarter of the ad insights from the monthly rollup', async () => {
+    const { rows } = await client.query<Record<string, string>>(`
+      SELECT (SELECT sum(spend)::text FROM ad_insights_quarterly) AS rollup,
+             (SELECT sum(spend)::text FROM ad_insights_daily) AS daily,
+             (SELECT count(*)::text FROM ad_insights_quarterly) AS groups,
+             (SELECT count(DISTINCT (level, entity_id, coalesce(result_type, ''), date_trunc('quarter', date)))::text FROM ad_insights_daily) AS expected_groups`);
+    const counts = rows[0]!;
+    expect(Number(counts.groups)).toBeGreaterThan(0);
+    expect(counts).toEqual({ rollup: counts.daily, daily: counts.daily, groups: counts.expected_groups, expected_groups: counts.expected_groups });
   });
 
   it('fills every day of the web-analytics and store organisation rollups from the daily rows', async () => {
@@ -207,6 +220,7 @@ describe('rollup migrations on a database that already has data', () => {
               (SELECT count(*)::int FROM analytics_dimensions_year_peaks) + (SELECT count(*)::int FROM ad_account_age_gender_year_peaks) AS year_peaks`,
     );
     expect(rows[0]).toEqual({ days: 0, block_peaks: 0, year_peaks: 0 });
+    expect(Number((await client.query('SELECT count(*) FROM ad_insights_quarterly')).rows[0].count)).toBe(0);
     for (const r of DAILY_ORG_ROLLUPS) {
       expect(Number((await client.query(`SELECT count(*) FROM ${r.rollup}`)).rows[0].count), r.rollup).toBeGreaterThan(0);
       await client.query(`TRUNCATE ${r.daily}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysAsBlocks, daysAsPeakStretches, monthsAsPeakStretches, splitRange, type PeakStretch } from '@/lib/metrics/range-split';
+import { daysAsBlocks, daysAsPeakStretches, monthsAsPeakStretches, monthsAsQuarters, splitRange, type PeakStretch } from '@/lib/metrics/range-split';
 import { addDays, eachDay } from '@/lib/time/days';
 
 describe('splitRange (whole months and ten-day blocks from the rollups, the other days from the daily tables)', () => {
@@ -70,6 +70,60 @@ describe('splitRange (whole months and ten-day blocks from the rollups, the othe
         const dailyDays = [split.headDays, split.tailDays].map((part) => (part ? eachDay(part.from, part.to).length : 0));
         expect(dailyDays[0]! + dailyDays[1]!, `${from}..${to}`).toBeLessThanOrEqual(20);
         if (split.headDays && split.tailDays) expect(Math.max(...dailyDays), `${from}..${to}`).toBeLessThanOrEqual(10);
+      }
+    }
+  });
+});
+
+describe('monthsAsQuarters (whole calendar quarters from the quarterly rollup, the months around them month by month)', () => {
+  it('cuts months into head months, whole quarters and tail months', () => {
+    expect(monthsAsQuarters({ from: '2025-12-01', to: '2026-10-01' })).toEqual({
+      headMonths: { from: '2025-12-01', to: '2025-12-01' },
+      quarters: { from: '2026-01-01', to: '2026-07-01' },
+      tailMonths: { from: '2026-10-01', to: '2026-10-01' },
+    });
+    expect(monthsAsQuarters({ from: '2025-07-01', to: '2026-06-01' })).toEqual({
+      headMonths: null,
+      quarters: { from: '2025-07-01', to: '2026-04-01' },
+      tailMonths: null,
+    });
+    expect(monthsAsQuarters({ from: '2026-02-01', to: '2026-06-01' })).toEqual({
+      headMonths: { from: '2026-02-01', to: '2026-03-01' },
+      quarters: { from: '2026-04-01', to: '2026-04-01' },
+      tailMonths: null,
+    });
+  });
+
+  it('reads months without a whole quarter month by month, also across a year end', () => {
+    expect(monthsAsQuarters({ from: '2025-11-01', to: '2026-02-01' })).toEqual({
+      headMonths: { from: '2025-11-01', to: '2026-02-01' },
+      quarters: null,
+      tailMonths: null,
+    });
+    expect(monthsAsQuarters({ from: '2026-05-01', to: '2026-05-01' })).toEqual({ headMonths: { from: '2026-05-01', to: '2026-05-01' }, quarters: null, tailMonths: null });
+  });
+
+  it('covers every month of any stretch of months exactly once, with at most two months on each side', () => {
+    const nextMonth = (first: string) => `${addDays(first, 31).slice(0, 8)}01`;
+    const monthsOf = (range: { from: string; to: string } | null) => {
+      const firsts: string[] = [];
+      for (let month = range?.from; range && month! <= range.to; month = nextMonth(month!)) firsts.push(month!);
+      return firsts;
+    };
+    const isQuarterStart = (first: string) => ['01', '04', '07', '10'].includes(first.slice(5, 7));
+    for (const from of monthsOf({ from: '2023-01-01', to: '2024-12-01' })) {
+      for (let length = 1; length <= 15; length++) {
+        const to = monthsOf({ from, to: '2026-12-01' })[length - 1]!;
+        const { headMonths, quarters, tailMonths } = monthsAsQuarters({ from, to });
+        const quarterStarts = monthsOf(quarters).filter(isQuarterStart);
+        if (quarters) expect([quarters.from, quarters.to].every(isQuarterStart), `${from}..${to}`).toBe(true);
+        const covered = [
+          ...monthsOf(headMonths),
+          ...quarterStarts.flatMap((first) => [first, nextMonth(first), nextMonth(nextMonth(first))]),
+          ...monthsOf(tailMonths),
+        ];
+        expect(covered, `${from}..${to}`).toEqual(monthsOf({ from, to }));
+        if (quarters) expect(Math.max(monthsOf(headMonths).length, monthsOf(tailMonths).length), `${from}..${to}`).toBeLessThanOrEqual(2);
       }
     }
   });

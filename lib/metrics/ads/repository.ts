@@ -2,20 +2,21 @@
 // database (money is summed exactly there); numeric and bigint columns come back as strings and are
 // parsed by mapping.ts. Every statement filters ad_insights_daily by org, level and date first, so that
 // it runs on the (org_id, level, date), (account_id, level, date) or primary-key index.
-// Figures over a range that need no daily detail are read from the rollups (ad_insights_monthly and
-// _tenday, ad_account_breakdowns_monthly and _tenday, and for a whole organisation's breakdown sums
-// ad_account_breakdowns_org_monthly and _org_tenday; kept exact by database triggers, see migrations
-// 20261122100000_ads_rollups, 20261122130000_ads_tenday_rollups and 20261125042700_ads_breakdowns_org_rollups):
-// the whole IST months inside the range from the monthly rollup, the whole ten-day blocks of its partial
-// months from the ten-day one, the other days from the daily table (see range-split.ts), UNION ALL, then
-// aggregated per entity or key. Peaks (reach) are the max of the parts. The daily series of a whole
+// Figures over a range that need no daily detail are read from the rollups (ad_insights_quarterly,
+// _monthly and _tenday, ad_account_breakdowns_monthly and _tenday, and for a whole organisation's breakdown
+// sums ad_account_breakdowns_org_monthly and _org_tenday; kept exact by database triggers, see migrations
+// 20261122100000_ads_rollups, 20261122130000_ads_tenday_rollups, 20261125042700_ads_breakdowns_org_rollups
+// and 20261126020000_ads_quarterly_rollup): the whole IST months inside the range from the monthly rollup
+// (for the entity lists, its whole calendar quarters from the quarterly one), the whole ten-day blocks of
+// its partial months from the ten-day one, the other days from the daily table (see range-split.ts),
+// UNION ALL, then aggregated per entity or key. Peaks (reach) are the max of the parts. The daily series of a whole
 // organisation come from ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
 import { sql, SqlParams } from '../../db';
 import { UUID_PATTERN } from '../../text/uuid';
 import type { DayRange } from '../../time/day-range';
-import { daysAsBlocks, monthsAsPeakStretches, splitRange } from '../range-split';
+import { daysAsBlocks, monthsAsPeakStretches, monthsAsQuarters, splitRange } from '../range-split';
 import type { AdLevel } from './schemas';
 
 export type InsightLevel = 'account' | AdLevel;
@@ -41,8 +42,8 @@ function insightCondition(params: SqlParams, rows: InsightRows): (alias: string)
   return (alias) => `${alias}.org_id = ${org}::uuid AND ${alias}.level = ${level}::"AdLevel"${column ? ` AND ${alias}.${column} ${narrowing}` : ''}`;
 }
 
-/** Where a part of a range is read: the daily table, or the ten-day or monthly rollup with its period column. */
-type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly'; period: 'block' | 'month' };
+/** Where a part of a range is read: the daily table, or the ten-day, monthly or quarterly rollup with its period column. */
+type PartSource = { daily: true } | { daily: false; rollup: 'tenday' | 'monthly' | 'quarterly'; period: 'block' | 'month' | 'quarter' };
 
 interface RangePart {
   source: PartSource;
@@ -57,20 +58,29 @@ interface RangePart {
 
 /**
  * The parts of a range as the rollups read it (see range-split.ts). With `daysAsBlocks`, for sums
- * only, the days of its partial blocks are read as blocks less days where that reads fewer rows.
+ * only, the days of its partial blocks are read as blocks less days where that reads fewer rows. With
+ * `quarters` (the insight rows only: ad_insights_quarterly has no breakdown counterpart), its whole
+ * calendar quarters are read from the quarterly rollup and only the months around them month by month.
  */
-function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boolean } = {}): RangePart[] {
+function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boolean; quarters?: boolean } = {}): RangePart[] {
   const split = splitRange(range);
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
+  const quarterly: PartSource = { daily: false, rollup: 'quarterly', period: 'quarter' };
   const part = (source: PartSource, range: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, range, from: p.add(range.from), to: p.add(range.to), sign });
   const days = (stretch: DayRange | null): RangePart[] => {
     if (!stretch) return [];
     if (!options.daysAsBlocks) return [part({ daily: true }, stretch)];
     return daysAsBlocks(stretch).map(({ unit, range: read, sign }) => part(unit === 'block' ? tenDay : { daily: true }, read, sign));
   };
+  const months = (stretch: DayRange | null): RangePart[] => {
+    if (!stretch) return [];
+    if (!options.quarters) return [part(monthly, stretch)];
+    const { headMonths, quarters, tailMonths } = monthsAsQuarters(stretch);
+    return [...(quarters ? [part(quarterly, quarters)] : []), ...[headMonths, tailMonths].flatMap((edge) => (edge ? [part(monthly, edge)] : []))];
+  };
   return [
-    ...(split.months ? [part(monthly, split.months)] : []),
+    ...months(split.months),
     ...[split.headBlocks, split.tailBlocks].flatMap((blocks) => (blocks ? [part(tenDay, blocks)] : [])),
     ...days(split.headDays),
     ...days(split.tailDays),
@@ -440,14 +450,14 @@ export function entityAggregates(
   }
   const spendParts = insightParts(
     where,
-    rangeParts(p, range, { daysAsBlocks: true }),
+    rangeParts(p, range, { daysAsBlocks: true, quarters: true }),
     (minus) => ({ daily: `i.entity_id, (${minus}i.spend)::float8 AS spend`, rollup: `m.entity_id, ${minus}m.spend_float AS spend` }),
     search,
   );
   // The candidates' rows, re-read through the primary key: the ids are passed as an array so that the planner does so.
   const figureParts = insightParts(
     where,
-    rangeParts(p, range),
+    rangeParts(p, range, { quarters: true }),
     () => ({
       daily: `i.entity_id, i.result_type, i.spend, CASE WHEN i.results IS NOT NULL THEN i.spend END AS reported_spend,
               i.impressions, i.clicks, i.link_clicks, i.reach AS reach_peak, i.reach AS reach_sum, i.results`,
@@ -543,7 +553,7 @@ export type EntityTotalsRow = Pick<
 export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayRange, options: { limit: number }): Promise<EntityTotalsRow[]> {
   const p = new SqlParams();
   // Days are read as days (not as blocks less days): an entity is listed only if it has rows in the range.
-  const parts = insightParts(insightCondition(p, rows), rangeParts(p, range), () => ({
+  const parts = insightParts(insightCondition(p, rows), rangeParts(p, range, { quarters: true }), () => ({
     daily: 'i.entity_id, i.spend, i.impressions, i.clicks',
     rollup: 'm.entity_id, m.spend, m.impressions, m.clicks',
   }));
