@@ -2,6 +2,8 @@
 // 11-20 and 21 to the month's end) of the partial months at its ends, and the remaining days. Every
 // rollup pair (monthly and ten-day) is kept by database triggers equal to its daily table, so a range
 // reads at most ten days at each end from the daily rows (migrations 20261122120000 and 20261122130000).
+// The ad insights also have a quarterly rollup: their entity lists read a range's whole months as its
+// whole calendar quarters and the months around them (monthsAsQuarters; migration 20261126020000).
 import type { DayRange } from '../time/day-range';
 import { addDays, dayFromNumber, dayNumber, dayOf, dayParts, type IsoDay } from '../time/days';
 
