@@ -18,16 +18,24 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return Object.getPrototypeOf(value) === Object.prototype && !hasToJSON(value);
 }
 
-/** Appends the JSON text of `value` to `pieces`, splitting long arrays and descending into plain objects. */
-function collect(value: unknown, pieces: string[]): void {
+/**
+ * Appends the JSON text of `value` to `pieces`, splitting long arrays and descending into plain objects.
+ * `path`: the arrays and objects being written around it. JSON.stringify refuses a value inside itself
+ * with a TypeError; without this check the descent would instead run out of stack (a RangeError).
+ */
+function collect(value: unknown, pieces: string[], path: Set<object>): void {
+  if (value !== null && typeof value === 'object' && path.has(value)) throw new TypeError('Converting circular structure to JSON');
   if (Array.isArray(value) && value.length > ITEMS_PER_PIECE && !hasToJSON(value)) {
+    path.add(value);
     for (let start = 0; start < value.length; start += ITEMS_PER_PIECE) {
       // The items' text without the brackets of their slice: JSON.stringify writes holes and undefined as null.
       const items = JSON.stringify(value.slice(start, start + ITEMS_PER_PIECE)).slice(1, -1);
       pieces.push(start === 0 ? `[${items}` : `,${items}`);
     }
     pieces.push(']');
+    path.delete(value);
   } else if (value !== null && typeof value === 'object' && isPlainObject(value)) {
+    path.add(value);
     let separator = '{';
     for (const key of Object.keys(value)) {
       const inner = value[key];
@@ -35,9 +43,10 @@ function collect(value: unknown, pieces: string[]): void {
       if (inner === undefined || typeof inner === 'function' || typeof inner === 'symbol') continue;
       pieces.push(`${separator}${JSON.stringify(key)}:`);
       separator = ',';
-      collect(inner, pieces);
+      collect(inner, pieces, path);
     }
     pieces.push(separator === '{' ? '{}' : '}');
+    path.delete(value);
   } else {
     pieces.push(JSON.stringify(value));
   }
@@ -46,7 +55,7 @@ function collect(value: unknown, pieces: string[]): void {
 /** The JSON text of `value` (anything JSON.stringify turns into text) as UTF-8 bytes. */
 export function jsonBytes(value: unknown): Buffer<ArrayBuffer> {
   const pieces: string[] = [];
-  collect(value, pieces);
+  collect(value, pieces, new Set());
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece);
   const bytes = Buffer.allocUnsafe(length);

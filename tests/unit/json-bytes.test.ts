@@ -59,5 +59,21 @@ describe('jsonBytes', () => {
 
   it('throws where JSON.stringify throws', () => {
     expect(() => jsonBytes({ list: Array.from({ length: 20 }, () => 1n) })).toThrow(TypeError);
+    // A value inside itself: through a plain object, a long array, and an item of a long array.
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.inner = { back: loop };
+    const list: unknown[] = Array.from({ length: 20 }, (_, i) => i);
+    list.push({ list });
+    const itemLoop: Record<string, unknown> = {};
+    itemLoop.items = Array.from({ length: 20 }, () => ({ owner: itemLoop }));
+    for (const cyclic of [loop, { list }, itemLoop]) {
+      expect(() => JSON.stringify(cyclic)).toThrow(TypeError);
+      expect(() => jsonBytes(cyclic)).toThrow(TypeError);
+    }
+    // The same object twice, side by side, is no cycle.
+    const shared = { x: 1 };
+    expect(jsonBytes({ a: shared, b: shared, c: Array.from({ length: 20 }, () => shared) }).toString()).toBe(
+      JSON.stringify({ a: shared, b: shared, c: Array.from({ length: 20 }, () => shared) }),
+    );
   });
 });
