@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
 import { adsOverviewOperation } from '@/lib/metrics/ads/operations';
+import { getAdsOverview } from '@/lib/metrics/ads/overview';
 import type { AdsOverviewData } from '@/lib/metrics/ads/schemas';
 import type { Meta } from '@/lib/http/envelope';
 import { api, mintKey } from '../support/api';
@@ -528,6 +529,21 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
       ['Leads', 50, 10, 'lead'],
       ['Sales', 50, 1, 'purchase'],
     ]);
+  });
+
+  it('lists at most `limit` campaigns (the MCP tool\'s argument), a tie at the cut ordered by name', async () => {
+    const reach = { orgId, clientIds: null };
+    // Sales 300.00, Leads 100.00, Never reports results 0.00.
+    const cut = await getAdsOverview(reach, { from: day(1), to: day(3), limit: 2 });
+    expect(cut.data.campaigns.map((c) => [c.name, c.spend])).toEqual([['Sales', 300], ['Leads', 100]]);
+    expect(cut.meta.truncated).toBe(true);
+    // Leads and Sales both 50.00: the limit-th spend is shared, and the name decides.
+    const tie = await getAdsOverview(reach, { from: '2026-06-10', to: '2026-06-10', limit: 1 });
+    expect(tie.data.campaigns.map((c) => [c.name, c.spend])).toEqual([['Leads', 50]]);
+    expect(tie.meta.truncated).toBe(true);
+    const all = await getAdsOverview(reach, { from: '2026-06-10', to: '2026-06-10', limit: 2 });
+    expect(all.data.campaigns.map((c) => [c.name, c.spend])).toEqual([['Leads', 50], ['Sales', 50]]);
+    expect(all.meta.truncated).toBe(false);
   });
 
   it('names the previous period\'s result type when the range reported none, with no results of its own', async () => {

@@ -548,30 +548,33 @@ export type EntityTotalsRow = Pick<
  * campaigns): the same rows in the same order (spend, name, id), at most `limit`, with the account
  * lineage. One pass with exact sums over the parts of the range, instead of a float ranking and a
  * re-read of the candidates, which pay off where every figure of a few hundred out of tens of thousands
- * of entities is needed (/ads/entities). A year of a whole organisation's campaigns: 13.5 → 9.7 ms.
+ * of entities is needed (/ads/entities). Only the entities whose spend reaches the limit-th one (less
+ * RANKING_MARGIN, compared as the float8 of each exact sum: a numeric sort of every entity cost more
+ * than the rest of the ordering) are named, each looked up once, and ordered exactly.
  */
 export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayRange, options: { limit: number }): Promise<EntityTotalsRow[]> {
   const p = new SqlParams();
-  // Days are read as days (not as blocks less days): an entity is listed only if it has rows in the range.
-  const parts = insightParts(insightCondition(p, rows), rangeParts(p, range, { quarters: true }), () => ({
-    daily: 'i.entity_id, i.spend, i.impressions, i.clicks',
-    rollup: 'm.entity_id, m.spend, m.impressions, m.clicks',
+  // The days of partial ten-day blocks are read as blocks less days where that reads fewer rows; the
+  // rows' count (`days`) is summed with the same signs, so that only entities with rows in the range are listed.
+  const parts = insightParts(insightCondition(p, rows), rangeParts(p, range, { daysAsBlocks: true, quarters: true }), (minus) => ({
+    daily: `i.entity_id, ${minus}i.spend AS spend, ${minus}i.impressions AS impressions, ${minus}i.clicks AS clicks, ${minus}1 AS days`,
+    rollup: `m.entity_id, ${minus}m.spend AS spend, ${minus}m.impressions AS impressions, ${minus}m.clicks AS clicks, ${minus}m.days AS days`,
   }));
   const limit = `${p.add(options.limit)}::int`;
   const { table } = ENTITY_TABLES[rows.level];
   return sql<EntityTotalsRow>(
     `WITH totals AS (
-       SELECT parts.entity_id, sum(parts.spend) AS spend, sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks
+       SELECT parts.entity_id, sum(parts.spend) AS spend, sum(parts.spend)::float8 AS spend_float,
+              sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks
          FROM (${parts}) parts
-        GROUP BY parts.entity_id),
-     -- Only the entities whose spend reaches the limit-th one need a name, to order the ties; each is
-     -- looked up once, as in entityAggregates.
+        GROUP BY parts.entity_id
+       HAVING sum(parts.days) > 0),
      cutoff AS (
-       SELECT t.spend FROM totals t ORDER BY t.spend DESC OFFSET ${limit} - 1 LIMIT 1),
+       SELECT t.spend_float FROM totals t ORDER BY t.spend_float DESC OFFSET ${limit} - 1 LIMIT 1),
      named AS MATERIALIZED (
        SELECT t.*, (SELECT x.name FROM ${table} x WHERE x.id = t.entity_id) AS name
          FROM totals t
-        WHERE NOT EXISTS (SELECT 1 FROM cutoff) OR t.spend >= (SELECT c.spend FROM cutoff c)),
+        WHERE t.spend_float >= coalesce((SELECT c.spend_float - ${RANKING_MARGIN.absolute} - abs(c.spend_float) * ${RANKING_MARGIN.relative} FROM cutoff c), '-Infinity')),
      listed AS MATERIALIZED (
        SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
