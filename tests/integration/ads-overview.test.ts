@@ -471,6 +471,14 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
       campaignRow(sales, inr.id, '2026-06-10', '50.00', 1, 'purchase'),
       { level: 'account', entityId: inr.id, accountId: inr.id, date: '2026-06-10', spend: '100.00', impressions: 2000, reach: 700, clicks: 20 },
     ]);
+    // Breakdown rows in the ten-day block of 21-30 June: one platform only on its first day, one later.
+    for (const [date, platform, spend] of [['2026-06-21', 'audience_network', '7.00'], ['2026-06-25', 'facebook', '5.00']]) {
+      await sql(
+        `INSERT INTO ad_account_breakdowns_daily (org_id, account_id, breakdown, date, key1, key2, spend, impressions, clicks, reach)
+         VALUES ($1, $2, 'platform', $3, $4, '', $5, 500, 5, 300)`,
+        [orgId, inr.id, date, platform, spend],
+      );
+    }
     edgeKey = await mintKey({ orgId, scopes: ['ads:read'] });
   });
 
@@ -544,6 +552,22 @@ describe('GET /ads/overview edge cases on hand-made rows', () => {
     const all = await getAdsOverview(reach, { from: '2026-06-10', to: '2026-06-10', limit: 2 });
     expect(all.data.campaigns.map((c) => [c.name, c.spend])).toEqual([['Leads', 50], ['Sales', 50]]);
     expect(all.meta.truncated).toBe(false);
+  });
+
+  it('lists a breakdown key only when it has rows in the range, also where the range reads a block less its days', async () => {
+    // 22-30 June is read as the block of 21-30 June less 21 June: the platform of 21 June sums to zero there.
+    // The whole organisation reads the organisation's rollup, a client its accounts' rollup.
+    const [client] = await sql<{ id: string }>(`SELECT id FROM clients WHERE org_id = $1`, [orgId]);
+    const clientKey = await mintKey({ orgId, scopes: ['ads:read'], clientIds: [client!.id] });
+    for (const reader of [edgeKey, clientKey]) {
+      const tail = await overview('from=2026-06-22&to=2026-06-30', reader);
+      expect(tail.data.widgets.platforms).toEqual([{ platform: 'facebook', impressions: 500, spend: 5, clicks: 5 }]);
+      const block = await overview('from=2026-06-21&to=2026-06-30', reader);
+      expect(block.data.widgets.platforms.map((row) => [row.platform, row.spend])).toEqual([
+        ['audience_network', 7],
+        ['facebook', 5],
+      ]);
+    }
   });
 
   it('names the previous period\'s result type when the range reported none, with no results of its own', async () => {

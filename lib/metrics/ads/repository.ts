@@ -49,9 +49,12 @@ interface RangePart {
   source: PartSource;
   /** The part's days (for a rollup, the first day of its first and of its last period). */
   range: DayRange;
-  /** Bounds as parameters (inclusive). */
-  from: string;
-  to: string;
+  /**
+   * Bounds as parameters (inclusive), added on first use: a statement that reads a part some other way
+   * (the reach of whole months, from running peaks) leaves no parameter unused, which PostgreSQL could not type.
+   */
+  readonly from: string;
+  readonly to: string;
   /** -1: rows to subtract (see daysAsBlocks). */
   sign: 1 | -1;
 }
@@ -67,7 +70,21 @@ function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlocks?: boo
   const tenDay: PartSource = { daily: false, rollup: 'tenday', period: 'block' };
   const monthly: PartSource = { daily: false, rollup: 'monthly', period: 'month' };
   const quarterly: PartSource = { daily: false, rollup: 'quarterly', period: 'quarter' };
-  const part = (source: PartSource, range: DayRange, sign: 1 | -1 = 1): RangePart => ({ source, range, from: p.add(range.from), to: p.add(range.to), sign });
+  const part = (source: PartSource, range: DayRange, sign: 1 | -1 = 1): RangePart => {
+    let from: string | undefined;
+    let to: string | undefined;
+    return {
+      source,
+      range,
+      sign,
+      get from() {
+        return (from ??= p.add(range.from));
+      },
+      get to() {
+        return (to ??= p.add(range.to));
+      },
+    };
+  };
   const days = (stretch: DayRange | null): RangePart[] => {
     if (!stretch) return [];
     if (!options.daysAsBlocks) return [part({ daily: true }, stretch)];
@@ -286,7 +303,8 @@ export interface BreakdownSumsRow {
 
 /**
  * The overview widgets' account-level breakdowns over the range, summed per key: whole months and
- * ten-day blocks from the rollups, the other days from the daily table (index (org_id, breakdown, date)).
+ * ten-day blocks from the rollups, the other days from the daily table (index (org_id, breakdown, date)),
+ * or for the sums, where that reads fewer rows, as their ten-day block less its other days (daysAsBlocks).
  * A whole organisation's sums come from ad_account_breakdowns_org_monthly and _org_tenday (already summed
  * over its accounts: a few dozen rows per month instead of one per account and key); a set of accounts'
  * from ad_account_breakdowns_monthly and _tenday (indexes (org_id, breakdown, month|block)). Age and
@@ -301,32 +319,39 @@ export function accountBreakdownSums(orgId: string, accountIds: string[] | null,
   const p = new SqlParams();
   const org = p.add(orgId);
   const accounts = p.add(accountIds);
-  const ranges = rangeParts(p, { from, to });
   const breakdownsIn = (alias: string, breakdowns: BreakdownSumsRow['breakdown'][]) =>
     `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN (${breakdowns.map((b) => `'${b}'`).join(', ')})`;
   const inAccounts = (alias: string) => ` AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
   const between = (alias: string, column: string, partFrom: string, partTo: string) =>
     ` AND ${alias}.${column} BETWEEN ${partFrom}::date AND ${partTo}::date`;
-  const sumParts = ranges
-    .map(({ source, from: partFrom, to: partTo }) => {
+  // The sums read the days of partial ten-day blocks as blocks less days where that reads fewer rows,
+  // with the daily rows' count summed alongside: a key is listed only if it has rows in the range.
+  const sumParts = rangeParts(p, { from, to }, { daysAsBlocks: true })
+    .map(({ source, from: partFrom, to: partTo, sign }) => {
+      const minus = sign < 0 ? '-' : '';
       const where = breakdownsIn('b', ['age_gender', 'platform', 'placement']);
+      const figures = (rowCount: string) =>
+        `b.breakdown, b.key1, b.key2, ${minus}b.spend AS spend, ${minus}b.impressions AS impressions, ${minus}b.clicks AS clicks, ${minus}${rowCount} AS row_count`;
       if (source.daily) {
-        return `SELECT b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks FROM ad_account_breakdowns_daily b
+        return `SELECT ${figures('1')} FROM ad_account_breakdowns_daily b
              WHERE ${where}${inAccounts('b')}${between('b', 'date', partFrom, partTo)}`;
       }
       // The organisation's rollups have no account column: they serve only a request for every account.
-      const [table, narrowing] = accountIds === null ? [`org_${source.rollup}`, ''] : [source.rollup, inAccounts('b')];
-      return `SELECT b.breakdown, b.key1, b.key2, b.spend, b.impressions, b.clicks FROM ad_account_breakdowns_${table} b
+      const [table, narrowing, rowCount] =
+        accountIds === null ? [`org_${source.rollup}`, '', 'b.row_count'] : [source.rollup, inAccounts('b'), 'b.days'];
+      return `SELECT ${figures(rowCount)} FROM ad_account_breakdowns_${table} b
              WHERE ${where}${narrowing}${between('b', source.period, partFrom, partTo)}`;
     })
     .join('\n UNION ALL\n');
   const reachOf = (table: string, column: string, reach: string, partFrom: string, partTo: string) =>
     `SELECT b.account_id, b.key1, b.key2, ${reach} AS reach FROM ${table} b
              WHERE ${breakdownsIn('b', ['age_gender'])}${inAccounts('b')}${between('b', column, partFrom, partTo)}`;
-  const reachParts = ranges
-    .flatMap(({ source, range, from: partFrom, to: partTo }) => {
-      if (source.daily) return [reachOf('ad_account_breakdowns_daily', 'date', 'b.reach', partFrom, partTo)];
-      if (source.rollup === 'tenday') return [reachOf('ad_account_breakdowns_tenday', 'block', 'b.reach_peak', partFrom, partTo)];
+  // A peak cannot be subtracted: the reach reads the range's days as days.
+  const reachParts = rangeParts(p, { from, to })
+    .flatMap((part) => {
+      const { source, range } = part;
+      if (source.daily) return [reachOf('ad_account_breakdowns_daily', 'date', 'b.reach', part.from, part.to)];
+      if (source.rollup === 'tenday') return [reachOf('ad_account_breakdowns_tenday', 'block', 'b.reach_peak', part.from, part.to)];
       return monthsAsPeakStretches(range).map(({ read, range: months }) => {
         if (read === 'each') return reachOf('ad_account_breakdowns_monthly', 'month', 'b.reach_peak', p.add(months.from), p.add(months.to));
         const [column, month] = read === 'untilEnd' ? ['reach_until_end', months.from] : ['reach_since_start', months.to];
@@ -340,7 +365,8 @@ export function accountBreakdownSums(orgId: string, accountIds: string[] | null,
             s.clicks::text AS clicks, r.reach::text AS reach
        FROM (SELECT x.breakdown, x.key1, x.key2, sum(x.spend) AS spend, sum(x.impressions) AS impressions, sum(x.clicks) AS clicks
                FROM (${sumParts}) x
-              GROUP BY x.breakdown, x.key1, x.key2) s
+              GROUP BY x.breakdown, x.key1, x.key2
+             HAVING sum(x.row_count) > 0) s
        LEFT JOIN (SELECT a.key1, a.key2, sum(a.reach) AS reach
                     FROM (SELECT y.key1, y.key2, max(y.reach) AS reach FROM (${reachParts}) y GROUP BY y.account_id, y.key1, y.key2) a
                    GROUP BY a.key1, a.key2) r
