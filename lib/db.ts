@@ -95,9 +95,9 @@ export class StatementNames {
  * Texts `sql` prepares on the pool (one per process), first come first served. Values are always
  * parameters, so texts differ only by a statement's shape: which rollup parts a range reads, the
  * reach, the options. The benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole
- * organisation and one client) use 110 texts; 150 random ranges of up to 366 days per endpoint, every
- * other one a client's, use 535 (362 before the ad entity lists read whole quarters, which adds shapes).
- * At 128, a connection holds at most about 17 MB of prepared statements.
+ * organisation and one client) use 111 texts; 150 random ranges of up to 366 days per endpoint, every
+ * other one a client's, use about 670 (whole quarters and blocks less days add shapes), so past the cap
+ * the rarer shapes run unprepared. At 128, a connection holds at most about 17 MB of prepared statements.
  */
 const PREPARED_STATEMENTS_MAX = 128;
 
