@@ -446,6 +446,14 @@ function containsPattern(text: string): string {
 const RANKING_MARGIN = { absolute: 0.005, relative: 1e-9 } as const;
 
 /**
+ * The lowest float spend still taken as a candidate: the `cutoff` CTE's `column` (the `limit`-th spend)
+ * less RANKING_MARGIN, or every entity when fewer than `limit` have rows (no cut-off).
+ */
+function candidateFloor(column: 'spend' | 'spend_float'): string {
+  return `coalesce((SELECT c.${column} - ${RANKING_MARGIN.absolute} - abs(c.${column}) * ${RANKING_MARGIN.relative} FROM cutoff c), '-Infinity')`;
+}
+
+/**
  * One row per entity of `rows.level` that has insight rows in the range, with its sums and its peak and
  * summed daily reach, ordered by spend (highest first), name, id; at most `limit` rows. The figures come
  * from the rollup parts of the range (see the file header), in two passes:
@@ -504,7 +512,7 @@ export function entityAggregates(
        SELECT s.spend FROM spend s ORDER BY s.spend DESC OFFSET ${limit} - 1 LIMIT 1),
      candidates AS MATERIALIZED (
        SELECT s.entity_id FROM spend s
-        WHERE s.spend >= coalesce((SELECT c.spend - ${RANKING_MARGIN.absolute} - abs(c.spend) * ${RANKING_MARGIN.relative} FROM cutoff c), '-Infinity')),
+        WHERE s.spend >= ${candidateFloor('spend')}),
      by_type AS (
        SELECT parts.entity_id, parts.result_type, sum(parts.spend) AS spend, sum(parts.reported_spend) AS reported_spend,
               sum(parts.impressions) AS impressions, sum(parts.clicks) AS clicks, sum(parts.link_clicks) AS link_clicks,
@@ -600,7 +608,7 @@ export function entityTotals(rows: InsightRows & { level: AdLevel }, range: DayR
      named AS MATERIALIZED (
        SELECT t.*, (SELECT x.name FROM ${table} x WHERE x.id = t.entity_id) AS name
          FROM totals t
-        WHERE t.spend_float >= coalesce((SELECT c.spend_float - ${RANKING_MARGIN.absolute} - abs(c.spend_float) * ${RANKING_MARGIN.relative} FROM cutoff c), '-Infinity')),
+        WHERE t.spend_float >= ${candidateFloor('spend_float')}),
      listed AS MATERIALIZED (
        SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id LIMIT ${limit})
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
