@@ -8,7 +8,7 @@ import pg from 'pg';
 import { applyMigrations } from '../prisma/migrate';
 import { seedDatabase } from '../prisma/seed';
 import { createApiKey } from '../lib/auth/api-keys';
-import { SCOPES } from '../lib/auth/scopes';
+import { SCOPES } from '../lib/contract/scopes';
 import { closeDb, prisma } from '../lib/db';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 

@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiKey, InvalidKeyRequest } from '../lib/auth/api-keys';
-import { isScope, SCOPES, type Scope } from '../lib/auth/scopes';
+import { isScope, SCOPES, type Scope } from '../lib/contract/scopes';
 import { closeDb, sql } from '../lib/db';
 import { UUID_PATTERN } from '../lib/text/uuid';
 import { dayNumber, isRealDay } from '../lib/time/days';

@@ -1,5 +1,5 @@
 // The settings pages' activity: who created, connected or revoked what, newest first.
-import { AUDIT_ACTIONS, type AuditEntry } from '@/lib/settings/audit';
+import { AUDIT_ACTIONS, type AuditEntry } from '@/lib/audit/events';
 import { When } from './when';
 
 const ACTION_TEXT: Record<string, string> = {

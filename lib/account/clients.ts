@@ -1,7 +1,7 @@
 // /clients: the clients a key can read, each with every synced resource assigned to it.
-import type { AuthContext } from '../auth/context';
+import type { AuthContext } from '../contract/credential';
 import { sql } from '../db';
-import { envelope } from '../http/envelope';
+import { envelope } from '../contract/envelope';
 import { lastSuccessfulSyncs, oldestSync } from '../metrics/freshness';
 import type { ClientDescription } from './schemas';
 

@@ -1,7 +1,7 @@
 // /me: what the calling key is, straight from its verified context.
-import type { AuthContext } from '../auth/context';
-import { ApiError } from '../http/errors';
-import { envelope } from '../http/envelope';
+import type { AuthContext } from '../contract/credential';
+import { ApiError } from '../contract/errors';
+import { envelope } from '../contract/envelope';
 import type { Me } from './schemas';
 
 export function describeKey(auth: AuthContext) {

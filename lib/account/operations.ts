@@ -1,7 +1,7 @@
 // The account endpoints' operations (/me, /clients): what they answer and what runs them, read by the
 // REST routes, the MCP tools and the OpenAPI document.
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../http/operation';
+import { defineOperation, type Operation } from '../contract/operation';
 import { listClients } from './clients';
 import { describeKey } from './me';
 import { clientSchema, meSchema } from './schemas';
@@ -25,6 +25,7 @@ export const meOperation = defineOperation({
 
 export const clientsOperation = defineOperation({
   id: 'listClients',
+  cacheable: true,
   path: '/clients',
   tag: 'Account',
   summary: 'The clients this key can read',

@@ -1,6 +1,6 @@
 // Response schemas of the account endpoints (/me, /clients), exactly as the spec shapes them.
 import { z } from 'zod';
-import { SCOPES } from '../auth/scopes';
+import { SCOPES } from '../contract/scopes';
 
 const timestamp = z.iso.datetime();
 

@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { prisma } from '../db';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
-import { AUDIT_ACTIONS, recordAuditEvent } from '../settings/audit';
-import type { Scope } from './scopes';
+import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
+import type { Scope } from '../contract/scopes';
 
 export const KEY_PREFIX = 'mk_live_';
 export const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;

@@ -2,11 +2,11 @@
 // endpoint's when it is called with a key.
 import { sql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../contract/errors';
 import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
-import type { ApiKeyContext } from './context';
+import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';
-import { isScope } from './scopes';
+import { isScope } from '../contract/scopes';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): ApiError {

@@ -1,7 +1,7 @@
 // Client reach: which clients' rows a request may read. Scopes gate endpoints; this gates rows.
 import { sql } from '../db';
-import { notFound } from '../http/errors';
-import type { AuthContext } from './context';
+import { notFound } from '../contract/errors';
+import type { AuthContext } from '../contract/credential';
 
 export interface Reach {
   orgId: string;

@@ -2,7 +2,9 @@
 // One interface (get/set by key) so that a shared store can replace the in-process one when several
 // server processes run; today it is an LRU in this process, bounded in bytes. What goes into a key —
 // organisation, reach, the parsed query and the data version — is decided in one place: `answerKey`.
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { jsonBytes } from '../http/json-bytes';
 import { canonicalJson } from '../text/canonical-json';
 
 /** A cached answer: the exact JSON bytes of the envelope and their strong ETag. */
@@ -18,6 +20,16 @@ export interface CachedAnswer {
 export interface ResponseCache {
   get(key: string): Promise<CachedAnswer | undefined>;
   set(key: string, answer: CachedAnswer): Promise<void>;
+}
+
+/**
+ * The JSON bytes of a success and their strong ETag (the SHA-256 of exactly those bytes: equal tags
+ * mean byte-identical bodies). A body is sent as bytes: a string body makes the Response check every
+ * character for lone surrogates first (1.5 ms for a list of 500 ads).
+ */
+export function jsonAnswer(body: unknown): CachedAnswer {
+  const bytes = jsonBytes(body);
+  return { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;

@@ -2,8 +2,8 @@
 // document is written from: the response schemas (their field descriptions) and the metric
 // definitions and rules of lib/metrics/*/definitions.ts. Nothing here is a second hand-written copy.
 import { z } from 'zod';
-import { envelope, envelopeSchema } from '../http/envelope';
-import { defineOperation, type Operation } from '../http/operation';
+import { envelope, envelopeSchema } from '../contract/envelope';
+import { defineOperation, type Operation } from '../contract/operation';
 import { LIST_CAP, type MetricDefinition } from '../metrics/definitions';
 import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from '../metrics/ads/definitions';
 import { SOCIAL_PLATFORM_METRICS, SOCIAL_POST_METRICS, SOCIAL_RULES } from '../metrics/social/definitions';

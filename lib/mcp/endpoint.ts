@@ -1,21 +1,22 @@
 // The MCP door at /api/mcp, in front of mcp-handler: Origin check (DNS-rebinding protection), CORS for
-// allowed browser origins, the credential (OAuth access token or API key), the rate limit shared with
-// REST, and the rate-limit headers on every response. The tools themselves are lib/mcp/tools.ts.
+// allowed browser origins, then the gate shared with REST (lib/operations/gate.ts) with this door's
+// credential (OAuth access token or API key) and one unit of the rate limit per tool call. The tools
+// themselves are lib/mcp/tools.ts.
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler } from 'mcp-handler';
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
 import { KEY_PREFIX } from '../auth/api-keys';
-import { credentialId, type AuthContext } from '../auth/context';
-import { OAUTH_SCOPES } from '../auth/scopes';
+import { credentialId, type AuthContext } from '../contract/credential';
+import { OAUTH_SCOPES } from '../contract/scopes';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
-import { ApiError, rateLimited, toApiError } from '../http/errors';
-import { API_HEADERS, problemResponse } from '../http/responses';
+import { ApiError } from '../contract/errors';
+import { API_HEADERS } from '../http/headers';
 import { verifyAccessToken } from '../oauth/verify';
-import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
-import { rateLimitIdentity } from '../ratelimit/identity';
-import { RATE_LIMIT } from '../ratelimit/policy';
-import { registerTools, type McpCall } from './tools';
+import { toApiError } from '../operations/failures';
+import { admit, countWithoutCredential, type Door } from '../operations/gate';
+import { problemResponse } from '../operations/problems';
+import { McpCall, registerTools } from './tools';
 
 export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
 
@@ -108,12 +109,6 @@ async function boundedRequest(request: Request): Promise<{ request: Request; bod
   return { request: new Request(request.url, { method: request.method, headers: request.headers, body }), body };
 }
 
-async function takeUnits(identity: string, units: number): Promise<RateLimitDecision[]> {
-  const decisions: RateLimitDecision[] = [];
-  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter().limit(identity));
-  return decisions;
-}
-
 const mcpHandler = createMcpHandler(registerTools, {
   serverInfo: SERVER_INFO,
   instructions: INSTRUCTIONS,
@@ -130,66 +125,42 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
   const requestId = randomUUID();
   const origin = incoming.headers.get('origin');
   if (origin !== null && !allowedOrigins().has(origin)) {
-    // Counted per address like any request without a credential: a refused page cannot probe for free.
-    const [decision] = await takeUnits(rateLimitIdentity(null, incoming.headers), 1);
+    // Counted like any request without a credential: a refused page cannot probe for free.
     return problemResponse(new ApiError('forbidden', `Requests from the origin ${origin} are not allowed.`), {
       'X-Request-Id': requestId,
-      ...rateLimitHeaders(decision!),
+      ...(await countWithoutCredential(incoming)),
     });
   }
-  let headers: Record<string, string> = { 'X-Request-Id': requestId, ...corsHeaders(origin) };
-  if (incoming.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+  const cors = { 'X-Request-Id': requestId, ...corsHeaders(origin) };
+  if (incoming.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
   const bounded = await boundedRequest(incoming);
   if (!bounded) {
     // Counted like any request without a credential (the credential cannot be checked without the body).
-    const [decision] = await takeUnits(rateLimitIdentity(null, incoming.headers), 1);
-    headers = { ...headers, ...rateLimitHeaders(decision!) };
     return problemResponse(
       new ApiError('validation_failed', `The request body must be at most ${MAX_BODY_BYTES / 1024} KiB and arrive within the time limit.`, {
         errors: [{ path: 'body', message: `must be at most ${MAX_BODY_BYTES / 1024} KiB, sent without pause` }],
       }),
-      headers,
+      { ...cors, ...(await countWithoutCredential(incoming)) },
     );
   }
   const { request, body } = bounded;
+  const door: Door = {
+    credential,
+    noun: 'credential',
+    // One unit per tool call (each call of a batch counts); a request without any takes one.
+    calls: (request) => (request.method === 'POST' ? toolCallsIn(body) : 0),
+  };
+  const admitted = await admit(request, door, requestId, cors);
+  if (admitted instanceof Response) return admitted;
+  const { auth, headers } = admitted;
   try {
-    let auth: AuthContext | null = null;
-    let authFailure: unknown = null;
-    try {
-      auth = await credential(request);
-    } catch (error) {
-      authFailure = error;
-    }
-    // One unit per tool call (each call of a batch counts), one for a request without any.
-    const toolCalls = auth && request.method === 'POST' ? toolCallsIn(body) : 0;
-    // At most one more unit than a window holds: past that every call of the batch is refused anyway,
-    // and a large batch must not cost the limiter a round trip per call.
-    const decisions = await takeUnits(rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, toolCalls), RATE_LIMIT.limit + 1));
-    const last = decisions.at(-1)!;
-    headers = { ...headers, ...rateLimitHeaders(last) };
-    if (!auth) {
-      if (!last.allowed) return problemResponse(rateLimited('requests without a valid credential from this address'), headers);
-      return problemResponse(toApiError(authFailure, requestId), headers);
-    }
-    // A refused tool call is an isError result (its batch neighbours may still be allowed); anything else is a 429.
-    if (toolCalls === 0 && !last.allowed) return problemResponse(rateLimited('this credential'), headers);
-    const call: McpCall = {
-      auth,
-      request,
-      requestId,
-      takeRateLimit() {
-        // The last decision stands for every call past the units taken (it was refused, if any were).
-        const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
-        if (!decision.allowed) throw rateLimited('this credential');
-      },
-    };
     request.auth = {
       token: '', // the secret is not handed on: nothing downstream needs it
       clientId: auth.kind === 'oauth_grant' ? auth.clientId : credentialId(auth),
       scopes: auth.scopes,
       ...(auth.kind === 'oauth_grant' ? { expiresAt: Math.floor(Date.parse(auth.expiresAt) / 1000) } : {}),
       resourceMetadataUrl: protectedResourceMetadataUrl(),
-      extra: { call },
+      extra: { call: new McpCall(admitted, request) },
     };
     return withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers });
   } catch (error) {

@@ -1,26 +1,41 @@
 // Registers the catalogue's operations as MCP tools. Each call goes through the same invoke step as
 // REST: the SDK is given a schema that accepts any arguments (so its own validation never answers in
 // place of ours) while advertising the operation's real JSON Schema in tools/list.
-import type { McpServer, ScopeChallengeHandler, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpServer, ScopeChallengeHandler, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { AuthContext } from '../auth/context';
-import { OAUTH_SCOPES } from '../auth/scopes';
-import { envelopeSchema } from '../http/envelope';
-import { toApiError } from '../http/errors';
-import { invoke } from '../http/invoke';
-import type { Operation } from '../http/operation';
-import { QUERY_RULES } from '../http/query';
-import { problemBody } from '../http/responses';
+import type { AuthContext } from '../contract/credential';
+import { OAUTH_SCOPES } from '../contract/scopes';
+import { envelopeSchema } from '../contract/envelope';
+import { toApiError } from '../operations/failures';
+import type { Admitted } from '../operations/gate';
+import { invoke } from '../operations/invoke';
+import type { Operation } from '../contract/operation';
+import { QUERY_RULES } from '../contract/query';
+import { problemBody } from '../operations/problems';
 import { answeredRows, recordToolCall } from '../usage/tool-calls';
 import { TOOL_OPERATIONS } from './catalogue';
 
-/** What the MCP route hands each tool call of one HTTP request (in the SDK's `authInfo.extra`). */
-export interface McpCall {
-  auth: AuthContext;
-  request: Request;
-  requestId: string;
+/** What the MCP route hands each tool call of one HTTP request (in the SDK's `authInfo.extra.call`). */
+export class McpCall {
+  readonly auth: AuthContext;
+  readonly requestId: string;
   /** Takes this tool call's unit of the rate limit; throws `rate_limited` when the window is spent. */
-  takeRateLimit(): void;
+  readonly takeRateLimit: () => void;
+
+  constructor(
+    admitted: Admitted,
+    readonly request: Request,
+  ) {
+    this.auth = admitted.auth;
+    this.requestId = admitted.requestId;
+    this.takeRateLimit = admitted.takeCall;
+  }
+
+  /** The call the route handed on with a tool call's auth info, or null when there is none. */
+  static of(authInfo: AuthInfo | undefined): McpCall | null {
+    const call = authInfo?.extra?.call;
+    return call instanceof McpCall ? call : null;
+  }
 }
 
 const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
@@ -84,7 +99,7 @@ function scopeChallenge(operation: Operation): ScopeChallengeHandler | undefined
   const needed = operation.scope;
   if (!needed) return undefined;
   return ({ authInfo }) => {
-    const call = authInfo?.extra?.call as McpCall | undefined;
+    const call = McpCall.of(authInfo);
     if (!call || call.auth.kind !== 'oauth_grant' || call.auth.scopes.includes(needed)) return undefined;
     const scopes = OAUTH_SCOPES.filter((scope) => scope === needed || call.auth.scopes.includes(scope));
     return { scopes: scopes as [string, ...string[]], errorDescription: `This tool needs the scope ${needed}` };
@@ -122,7 +137,12 @@ export function registerTools(server: McpServer): void {
         annotations: { title: operation.tool!.title, ...ANNOTATIONS },
         scopeChallenge: scopeChallenge(operation),
       },
-      (args, ctx) => callTool(operation, args, ctx.http!.authInfo!.extra!.call as McpCall),
+      (args, ctx) => {
+        const call = McpCall.of(ctx.http?.authInfo);
+        // Every request reaches the tools through handleMcpRequest, which sets the call.
+        if (!call) throw new Error('a tool call arrived without the gate');
+        return callTool(operation, args, call);
+      },
     );
   }
 }

@@ -1,7 +1,7 @@
 // Compare periods for the website and store surfaces: which days a response's `previous` figures
 // cover, given the requested range and the `compare` mode.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../http/query';
+import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../contract/query';
 import { monthsEarlier, previousPeriod, type DayRange } from '../time/day-range';
 import { tableLimitParam } from './dimension-tables/schemas';
 

@@ -4,9 +4,9 @@
 // opened in another browser than the one that started the authorization cannot be approved.
 import type { Interaction, InteractionResults } from 'oidc-provider';
 import { mcpUrl } from '../app-url';
-import { OAUTH_SCOPES } from '../auth/scopes';
+import { OAUTH_SCOPES } from '../contract/scopes';
 import { prisma, sql } from '../db';
-import { AUDIT_ACTIONS, recordAuditEvent } from '../settings/audit';
+import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import { nodeExchange } from './bridge';
 import { oauthProvider } from './provider';
 import { redirectKind, staysOnDevice } from './request-rules';

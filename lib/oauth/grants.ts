@@ -1,9 +1,9 @@
 // Connected apps: the live grants users approved on the consent screen. A member sees and revokes
 // their own grants; an admin, every grant of the organisation. Revoking deletes the grant with all its
 // codes and tokens, so the very next request with any of them is refused.
-import { OAUTH_SCOPES } from '../auth/scopes';
+import { OAUTH_SCOPES } from '../contract/scopes';
 import { sql } from '../db';
-import { AUDIT_ACTIONS, recordAuditEvent } from '../settings/audit';
+import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import { revokeGrantRows } from './adapter';
 
 export interface GrantViewer {

@@ -1,7 +1,7 @@
 // The authorization server's metadata (RFC 8414), served at /.well-known/oauth-authorization-server
 // and, with the same facts, at /.well-known/openid-configuration. It advertises only what works.
 import { appUrl } from '../app-url';
-import { OAUTH_SCOPES } from '../auth/scopes';
+import { OAUTH_SCOPES } from '../contract/scopes';
 import { CORS_HEADERS } from './endpoint';
 import { OAUTH_ROUTES } from './provider';
 

@@ -3,7 +3,7 @@
 // narrowing that sticks.
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { mcpUrl } from '../app-url';
-import { OAUTH_SCOPES } from '../auth/scopes';
+import { OAUTH_SCOPES } from '../contract/scopes';
 
 /** Accepted and without effect: refresh tokens are issued whether or not a client asks for it. */
 const IGNORED_SCOPES = new Set(['offline_access']);

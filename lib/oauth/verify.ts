@@ -3,9 +3,9 @@
 // removing the user from the organisation or changing a member's clients takes effect on the very
 // next call. The reach is the approving user's as it is now, never a copy taken at consent.
 import { mcpUrl } from '../app-url';
-import type { OAuthGrantContext } from '../auth/context';
+import type { OAuthGrantContext } from '../contract/credential';
 import { recordGrantUse } from '../auth/last-used';
-import { OAUTH_SCOPES, type Scope } from '../auth/scopes';
+import { OAUTH_SCOPES, type Scope } from '../contract/scopes';
 import { sql } from '../db';
 import { storedId } from './adapter';
 

@@ -3,20 +3,16 @@
 // examples (a request and a trimmed answer per operation, a problem per error code) come from
 // ./examples.ts and link to APP_URL, so the document is built when the server runs, not at build time.
 import { z } from 'zod';
-import { operations as accountOperations } from '../account/operations';
 import { appUrl } from '../app-url';
 import { KEY_PREFIX } from '../auth/api-keys';
-import { SCOPES } from '../auth/scopes';
-import { envelopeSchema } from '../http/envelope';
-import { ERROR_CODES, type ErrorCode } from '../http/errors';
-import type { Operation } from '../http/operation';
-import { QUERY_RULES } from '../http/query';
-import { problemSchema } from '../http/responses';
-import { operations as adsOperations } from '../metrics/ads/operations';
-import { operations as socialOperations } from '../metrics/social/operations';
-import { operations as storeOperations } from '../metrics/store/operations';
-import { operations as websiteOperations } from '../metrics/website/operations';
-import { RATE_LIMIT } from '../ratelimit/policy';
+import { SCOPES } from '../contract/scopes';
+import { envelopeSchema } from '../contract/envelope';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors';
+import type { Operation } from '../contract/operation';
+import { QUERY_RULES } from '../contract/query';
+import { problemSchema } from '../operations/problems';
+import { allOperations } from '../operations/registry';
+import { RATE_LIMIT } from '../contract/limits';
 import { curlSample, errorExample, noParametersExample, parameterExample, responseExample } from './examples';
 
 export type JsonSchema = Record<string, unknown>;
@@ -27,11 +23,6 @@ export type OpenApiDocument = Record<string, unknown> & {
 
 export const API_VERSION = '1.0.0';
 const TITLE = 'Metrics API';
-
-/** Every operation of the REST interface, in the order the document lists them. */
-export function allOperations(): Operation[] {
-  return [...accountOperations, ...adsOperations, ...socialOperations, ...websiteOperations, ...storeOperations];
-}
 
 /** The error responses every authenticated operation can give, in status order. */
 const ERROR_RESPONSES: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal', 'unavailable'];

@@ -7,12 +7,12 @@
 // example against the operation's own query parser.
 import { z } from 'zod';
 import { KEY_PREFIX } from '../auth/api-keys';
-import { ApiError, type ErrorCode } from '../http/errors';
-import type { Operation } from '../http/operation';
-import { parseQuery, type QuerySchema } from '../http/query';
-import { problemBody } from '../http/responses';
+import { ApiError, type ErrorCode } from '../contract/errors';
+import type { Operation } from '../contract/operation';
+import { parseQuery, type QuerySchema } from '../contract/query';
+import { problemBody } from '../operations/problems';
 import { adsOverviewOperation } from '../metrics/ads/operations';
-import { RATE_LIMIT } from '../ratelimit/policy';
+import { RATE_LIMIT } from '../contract/limits';
 
 type JsonSchema = Record<string, unknown>;
 

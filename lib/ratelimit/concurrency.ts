@@ -5,7 +5,7 @@
 // queue, and beyond the queue (or after waiting too long) it is refused as a transient 503. In-process,
 // like the pool it protects: each server process guards its own connections.
 import { CONNECTION_WAIT_MS } from '../db';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../contract/errors';
 
 export interface ConcurrencyLimits {
   /** Requests of one identity in flight at once, running or waiting for a turn. */

@@ -1,5 +1,5 @@
 // Whose window a request counts in: the key's, or without a valid key, the client address's.
-import { credentialId, type AuthContext } from '../auth/context';
+import { credentialId, type AuthContext } from '../contract/credential';
 import { trustedClientAddress } from '../http/client-address';
 
 /** All requests without a valid key whose address is unknown share this one window. */

@@ -3,7 +3,7 @@
 import { fallbackSwitch } from './fallback';
 import type { Limiter, RateLimitDecision } from './limiter';
 import { memoryLimiter } from './memory';
-import { RATE_LIMIT } from './policy';
+import { RATE_LIMIT } from '../contract/limits';
 import { upstashLimiter } from './upstash';
 
 export { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';

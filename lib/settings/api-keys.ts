@@ -1,11 +1,11 @@
 // The settings page's API-key services: list, create (through lib/auth's createApiKey, which owns
 // minting, the client check and the creation event) and revoke, each change recorded in the audit trail.
 import { createApiKey } from '../auth/api-keys';
-import type { Scope } from '../auth/scopes';
-import { isScope } from '../auth/scopes';
+import type { Scope } from '../contract/scopes';
+import { isScope } from '../contract/scopes';
 import { prisma } from '../db';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
-import { AUDIT_ACTIONS, recordAuditEvent } from './audit';
+import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 

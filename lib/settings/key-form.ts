@@ -2,7 +2,7 @@
 // next to that field. Expiry is a calendar day: the key stops working at the end of that day (UTC);
 // it is a preset (so many days from today) or a day chosen, never one already over.
 import { z } from 'zod';
-import { SCOPES } from '../auth/scopes';
+import { SCOPES } from '../contract/scopes';
 import { isPlainText } from '../text/plain-text';
 import type { KeyRequest } from './api-keys';
 

@@ -3,7 +3,7 @@
 // per connected app, the organisation's recent calls). The queue is bounded: when the database cannot
 // keep up, the oldest unwritten records are dropped (and that is logged), never the calls themselves.
 import { createHash } from 'node:crypto';
-import type { AuthContext } from '../auth/context';
+import type { AuthContext } from '../contract/credential';
 import { sql } from '../db';
 import { canonicalJson } from '../text/canonical-json';
 

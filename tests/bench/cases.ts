@@ -2,15 +2,14 @@
 // 7, 30, 90 and 366-day ranges ending at the seed's end date; each level of /ads/entities), each with
 // its floor: the endpoint's own data function called in-process (see floor.ts), and whether the
 // response cache keeps its answers (then its warm path is measured too).
-import type { AuthContext } from '@/lib/auth/context';
+import type { AuthContext } from '@/lib/contract/credential';
 import type { Reach } from '@/lib/auth/reach';
-import { SCOPES } from '@/lib/auth/scopes';
+import { SCOPES } from '@/lib/contract/scopes';
 import { listClients } from '@/lib/account/clients';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
 import { sql } from '@/lib/db';
-import { isCacheable } from '@/lib/http/invoke';
-import type { Operation } from '@/lib/http/operation';
-import { parseQuery } from '@/lib/http/query';
+import type { Operation } from '@/lib/contract/operation';
+import { parseQuery } from '@/lib/contract/query';
 import { getAdBreakdowns } from '@/lib/metrics/ads/breakdowns';
 import { listAdEntities } from '@/lib/metrics/ads/entities';
 import { adsBreakdownsOperation, adsEntitiesOperation, adsOverviewOperation } from '@/lib/metrics/ads/operations';
@@ -124,7 +123,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
 
   const platform = (connections: 1 | 8) => {
     cases.push({ name: '/api/health (liveness)', kind: 'liveness', endpoint: '/api/health', scope: null, days: null, connections, path: '/api/health', floor: null, cacheable: false });
-    cases.push({ name: '/me', kind: 'platform', endpoint: '/me', scope: null, days: null, connections, path: '/api/v1/me', floor: null, cacheable: isCacheable(meOperation.id) });
+    cases.push({ name: '/me', kind: 'platform', endpoint: '/me', scope: null, days: null, connections, path: '/api/v1/me', floor: null, cacheable: meOperation.cacheable === true });
     cases.push({
       name: '/clients',
       kind: 'data',
@@ -134,7 +133,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
       connections,
       path: '/api/v1/clients',
       floor: () => listClients(auth),
-      cacheable: isCacheable(clientsOperation.id),
+      cacheable: clientsOperation.cacheable === true,
     });
   };
   const ranged = (connections: 1 | 8, scopes: ('org' | 'client')[], days: readonly number[]) => {
@@ -153,7 +152,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
             connections,
             path: apiPath(operation, params),
             floor: floorOf(operation, run, scope === 'org' ? orgReach : clientReach, params),
-            cacheable: isCacheable(operation.id),
+            cacheable: operation.cacheable === true,
           });
         }
       }
@@ -174,7 +173,7 @@ export function buildCases(fixtures: Fixtures): BenchCase[] {
       connections: 1,
       path: apiPath(adsBreakdownsOperation, params),
       floor: floorOf(adsBreakdownsOperation, getAdBreakdowns as DataFunction, orgReach, params),
-      cacheable: isCacheable(adsBreakdownsOperation.id),
+      cacheable: adsBreakdownsOperation.cacheable === true,
     });
   }
   // Under load, the heaviest case of each endpoint only: the whole organisation over a year.

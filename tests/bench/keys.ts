@@ -3,8 +3,8 @@
 // USES_PER_KEY requests in the whole run, fewer than the limit, so no window of any key can overflow
 // whatever the timing. A 429 would still be counted and reported by the load runner.
 import { createApiKey } from '../../lib/auth/api-keys';
-import { SCOPES } from '../../lib/auth/scopes';
-import { RATE_LIMIT } from '../../lib/ratelimit/policy';
+import { SCOPES } from '../../lib/contract/scopes';
+import { RATE_LIMIT } from '../../lib/contract/limits';
 import { sql } from '../../lib/db';
 
 /** Below the limit, so a request or two sent past `amount` by the load generator cannot reach it. */

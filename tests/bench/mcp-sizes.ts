@@ -6,7 +6,7 @@
 // `npm run bench` (on the `large` dataset) and by mcp-answer-sizes.ts (any scale).
 import { countTokens } from 'gpt-tokenizer';
 import { sql } from '@/lib/db';
-import { invoke } from '@/lib/http/invoke';
+import { invoke } from '@/lib/operations/invoke';
 import { TOOL_OPERATIONS } from '@/lib/mcp/catalogue';
 
 export const TOKEN_BUDGET = 25_000;

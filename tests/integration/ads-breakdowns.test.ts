@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
-import type { Meta } from '@/lib/http/envelope';
+import type { Meta } from '@/lib/contract/envelope';
 import { adsBreakdownsOperation } from '@/lib/metrics/ads/operations';
 import type { AdsBreakdownsData } from '@/lib/metrics/ads/schemas';
 import { api, mintKey } from '../support/api';

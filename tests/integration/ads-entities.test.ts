@@ -2,7 +2,7 @@
 // 500-row cap, currencies, null ratios, key reach and organisation isolation.
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
-import type { Meta } from '@/lib/http/envelope';
+import type { Meta } from '@/lib/contract/envelope';
 import { adsEntitiesOperation } from '@/lib/metrics/ads/operations';
 import type { AdsEntitiesData } from '@/lib/metrics/ads/schemas';
 import { api, mintKey } from '../support/api';

@@ -5,7 +5,7 @@ import { sql } from '@/lib/db';
 import { adsOverviewOperation } from '@/lib/metrics/ads/operations';
 import { getAdsOverview } from '@/lib/metrics/ads/overview';
 import type { AdsOverviewData } from '@/lib/metrics/ads/schemas';
-import type { Meta } from '@/lib/http/envelope';
+import type { Meta } from '@/lib/contract/envelope';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import {

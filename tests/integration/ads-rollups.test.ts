@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { sql } from '@/lib/db';
-import type { Meta } from '@/lib/http/envelope';
+import type { Meta } from '@/lib/contract/envelope';
 import { adsEntitiesOperation, adsOverviewOperation } from '@/lib/metrics/ads/operations';
 import type { AdsEntitiesData, AdsOverviewData } from '@/lib/metrics/ads/schemas';
 import { api, mintKey } from '../support/api';

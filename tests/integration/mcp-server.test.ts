@@ -6,7 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
-import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { RATE_LIMIT } from '@/lib/contract/limits';
 import { argumentsHash } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
 import { awayFromWindowEdge, personOf } from './platform-support';

@@ -5,9 +5,9 @@
 // answers its health check right after.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
-import type { Operation } from '@/lib/http/operation';
+import type { Operation } from '@/lib/contract/operation';
 import { adsBreakdownsOperation } from '@/lib/metrics/ads/operations';
-import { allOperations } from '@/lib/openapi/document';
+import { allOperations } from '@/lib/operations/registry';
 import { addDays } from '@/lib/time/days';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
-import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { startTestServer, type TestServer } from '../support/http-server';

@@ -3,8 +3,8 @@
 import { inject } from 'vitest';
 import { z } from 'zod';
 import { sql } from '@/lib/db';
-import type { Operation } from '@/lib/http/operation';
-import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import type { Operation } from '@/lib/contract/operation';
+import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SEED_END_DATE } from '../support/global-setup';
 
 export const RANGE = { from: '2026-06-01', to: SEED_END_DATE };

@@ -4,11 +4,11 @@
 // the cache off. Each organisation here is this file's own, so parallel files are not disturbed.
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiKeyContext } from '@/lib/auth/context';
+import type { ApiKeyContext } from '@/lib/contract/credential';
 import { sql } from '@/lib/db';
-import { invokeJson } from '@/lib/http/invoke';
+import { invokeJson } from '@/lib/operations/invoke';
 import { adsOverviewOperation } from '@/lib/metrics/ads/operations';
-import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { createAccount, createClient, createOrg, dropOrg, insertInsights, recordSync } from './ads-fixtures';

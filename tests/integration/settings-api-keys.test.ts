@@ -6,7 +6,7 @@ import { InvalidKeyRequest } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey } from '@/lib/settings/api-keys';
-import { listAuditEvents } from '@/lib/settings/audit';
+import { listAuditEvents } from '@/lib/audit/events';
 import { parseKeyForm } from '@/lib/settings/key-form';
 import { api } from '../support/api';
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { socialOverviewOperation, socialPostsOperation } from '@/lib/metrics/social/operations';
-import { RATE_LIMIT } from '@/lib/ratelimit/policy';
+import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { startTestServer, type TestServer } from '../support/http-server';

@@ -2,7 +2,7 @@
 // the organisation's recent calls, arguments kept only as a hash, and a bounded queue.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyContext, OAuthGrantContext } from '@/lib/auth/context';
+import type { ApiKeyContext, OAuthGrantContext } from '@/lib/contract/credential';
 import { sql } from '@/lib/db';
 import { argumentsHash, flushToolCalls, recentToolCalls, recordToolCall, toolCallCounts } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';

@@ -1,6 +1,6 @@
 // Calls the API in-process: the request goes through the route handler exactly as Next.js would
 // call it, its gate included. HTTP-level behaviour is tested against a real server.
-import type { Scope } from '@/lib/auth/scopes';
+import type { Scope } from '@/lib/contract/scopes';
 import { createApiKey } from '@/lib/auth/api-keys';
 
 type RouteModule = Record<string, (request: Request) => Promise<Response>>;

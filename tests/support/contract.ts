@@ -5,9 +5,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '@/lib/http/errors';
-import { COMPRESSED_FROM_BYTES } from '@/lib/http/responses';
-import type { Operation } from '@/lib/http/operation';
+import { ERROR_CODES, type ErrorCode } from '@/lib/contract/errors';
+import { COMPRESSED_FROM_BYTES } from '@/lib/http/headers';
+import type { Operation } from '@/lib/contract/operation';
 import { buildOpenApiDocument, type JsonSchema } from '@/lib/openapi/document';
 
 let openApi: ReturnType<typeof buildOpenApiDocument> | undefined;

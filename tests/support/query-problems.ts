@@ -1,8 +1,8 @@
 // The problems parseQuery lists for a query string, for unit tests of query schemas; a query that is
 // accepted fails the test.
 import { expect } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
-import { parseQuery } from '@/lib/http/query';
+import { ApiError } from '@/lib/contract/errors';
+import { parseQuery } from '@/lib/contract/query';
 
 export function queryProblems(schema: Parameters<typeof parseQuery>[1], query: string): { path: string; message: string }[] {
   try {

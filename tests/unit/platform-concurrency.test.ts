@@ -1,7 +1,7 @@
 // The bounds on requests in flight without a server: the per-identity cap (429), the process-wide cap
 // with its bounded queue (503), and slots released however a request ends.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/contract/errors';
 import { concurrencyGate, type ConcurrencyGate, type ConcurrencyLimits } from '@/lib/ratelimit/concurrency';
 
 const LIMITS: ConcurrencyLimits = { perIdentity: 2, total: 100, queue: 0, maxWaitMs: 5_000 };

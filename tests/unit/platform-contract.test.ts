@@ -1,8 +1,9 @@
 // The contract helpers themselves: they accept what the spec allows and reject what it does not.
 import { describe, expect, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
-import { ApiError } from '@/lib/http/errors';
-import { jsonResponse, problemResponse } from '@/lib/http/responses';
+import { ApiError } from '@/lib/contract/errors';
+import { problemResponse } from '@/lib/operations/problems';
+import { jsonResponse } from '@/lib/rest/responses';
 import { expectContract, expectProblem } from '../support/contract';
 
 const me = {

@@ -8,11 +8,12 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '@/lib/auth/scopes';
-import { ERROR_CODES, type ErrorCode } from '@/lib/http/errors';
-import { parseQuery } from '@/lib/http/query';
-import { errorsDocUrl } from '@/lib/http/responses';
-import { allOperations, buildOpenApiDocument, type JsonSchema } from '@/lib/openapi/document';
+import { SCOPES } from '@/lib/contract/scopes';
+import { ERROR_CODES, type ErrorCode } from '@/lib/contract/errors';
+import { parseQuery } from '@/lib/contract/query';
+import { errorsDocUrl } from '@/lib/operations/problems';
+import { buildOpenApiDocument, type JsonSchema } from '@/lib/openapi/document';
+import { allOperations } from '@/lib/operations/registry';
 
 const run = promisify(execFile);
 const document = buildOpenApiDocument();

@@ -1,7 +1,7 @@
 // The limiter's pieces without a server: fixed-window semantics of the in-process limiter, the
 // fallback that logs once each way, the headers, and whose window a request counts in.
 import { describe, expect, it, vi } from 'vitest';
-import type { AuthContext } from '@/lib/auth/context';
+import type { AuthContext } from '@/lib/contract/credential';
 import { rateLimitHeaders, withFallback, type Limiter } from '@/lib/ratelimit';
 import { rateLimitIdentity } from '@/lib/ratelimit/identity';
 import { memoryLimiter } from '@/lib/ratelimit/memory';

@@ -1,7 +1,7 @@
 // The query parser's rules shared by every endpoint: the date window and plain text in every value,
 // each problem listed with its parameter beside every other one.
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '@/lib/http/query';
+import { parseQuery } from '@/lib/contract/query';
 import { adsBreakdownsQuery, adsEntitiesQuery, adsOverviewQuery } from '@/lib/metrics/ads/schemas';
 import { comparedRangeQuery } from '@/lib/metrics/compare';
 import { socialThumbnailQuery } from '@/lib/metrics/social/schemas';

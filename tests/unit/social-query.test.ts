@@ -1,6 +1,6 @@
 // Query validation of the social endpoints: every problem listed, `limit` strictly 1 to 500.
 import { describe, expect, it } from 'vitest';
-import { parseQuery } from '@/lib/http/query';
+import { parseQuery } from '@/lib/contract/query';
 import { socialOverviewQuery, socialPostsQuery, socialThumbnailQuery } from '@/lib/metrics/social/schemas';
 import { queryProblems } from '../support/query-problems';
 

@@ -1,6 +1,6 @@
 // Conditional requests and content types of /social/thumbnail, without a database.
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchHits } from '@/lib/http/responses';
+import { ifNoneMatchHits } from '@/lib/http/headers';
 import { isServableImageType, thumbnailPath } from '@/lib/metrics/social/thumbnail';
 
 const etag = '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"';

@@ -1,8 +1,8 @@
 // The `<errors doc url>` of every problem document: one section per code, anchored by the code, so
 // that a problem's `type` (`…/docs/errors#<code>`) links straight to its explanation.
 import type { Metadata } from 'next';
-import { ERROR_CODES, ERROR_CODE_NAMES } from '@/lib/http/errors';
-import { QUERY_RULES } from '@/lib/http/query';
+import { ERROR_CODES, ERROR_CODE_NAMES } from '@/lib/contract/errors';
+import { QUERY_RULES } from '@/lib/contract/query';
 
 export const metadata: Metadata = { title: 'Error codes · Metrics API' };
 

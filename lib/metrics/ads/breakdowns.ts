@@ -1,8 +1,8 @@
 // GET /ads/breakdowns: the breakdowns the dashboard fetched on demand for one entity and exactly this
 // range, as cached. The service never fetches them itself; `stale` says when the dashboard would.
 import type { Reach } from '../../auth/reach';
-import { envelope, type Envelope } from '../../http/envelope';
-import { notFound } from '../../http/errors';
+import { envelope, type Envelope } from '../../contract/envelope';
+import { notFound } from '../../contract/errors';
 import { singleCurrency } from '../currency';
 import { LIST_CAP } from '../definitions';
 import { capRows, isBreakdownStale, orZero } from './mapping';

@@ -1,7 +1,7 @@
 // GET /ads/entities: one row per campaign, ad set or ad that has data in the range, with its figures
 // and lineage, highest spend first, at most LIST_CAP rows.
 import type { Reach } from '../../auth/reach';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';

@@ -1,5 +1,5 @@
 // From database rows to response figures: the metric rules of definitions.ts, as pure functions.
-import { TIMEZONE } from '../../http/envelope';
+import { TIMEZONE } from '../../contract/envelope';
 import { addDays, todayIn } from '../../time/days';
 import { num, ratio } from '../ratios';
 import { BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from './definitions';

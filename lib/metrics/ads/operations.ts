@@ -2,8 +2,8 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document. Their descriptions are
 // written from definitions.ts, the one place where the metric rules live.
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../http/operation';
-import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../http/query';
+import { defineOperation, type Operation } from '../../contract/operation';
+import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
 import { getAdBreakdowns } from './breakdowns';
 import { listAdEntities } from './entities';
 import { getAdsOverview } from './overview';
@@ -40,6 +40,7 @@ ${metricTable}`;
 
 export const adsOverviewOperation = defineOperation({
   id: 'getAdsOverview',
+  cacheable: true,
   path: '/ads/overview',
   tag: 'Ads',
   summary: 'Ads KPIs, previous period, funds, daily series, campaigns and widgets',
@@ -86,6 +87,7 @@ ${commonRules}`,
 
 export const adsEntitiesOperation = defineOperation({
   id: 'listAdEntities',
+  cacheable: true,
   path: '/ads/entities',
   tag: 'Ads',
   summary: 'Campaigns, ad sets or ads with their figures and lineage',

@@ -1,8 +1,8 @@
 // GET /ads/overview: KPIs, previous period, funds, daily series, campaigns and widgets for the ad
 // accounts in reach, optionally narrowed to one campaign, ad set or ad.
 import type { Reach } from '../../auth/reach';
-import { envelope, type Envelope } from '../../http/envelope';
-import { notFound } from '../../http/errors';
+import { envelope, type Envelope } from '../../contract/envelope';
+import { notFound } from '../../contract/errors';
 import { previousPeriod } from '../../time/day-range';
 import { eachDay } from '../../time/days';
 import { singleCurrency } from '../currency';

@@ -1,7 +1,7 @@
 // Query and response schemas of the ads endpoints: they parse queries, check our responses in tests and
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
-import { boundedText, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
+import { boundedText, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 

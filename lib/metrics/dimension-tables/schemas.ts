@@ -1,7 +1,7 @@
 // The zod pieces of the dimension-table surfaces (website overview and search, store): the `limit`
 // parameter, a metric set as an object of nullable numbers, and the spec's Dimension row.
 import { z } from 'zod';
-import { boundedCount } from '../../http/query';
+import { boundedCount } from '../../contract/query';
 import type { MetricDefinition } from '../definitions';
 import { describeMetric } from './wording';
 

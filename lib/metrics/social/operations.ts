@@ -2,8 +2,8 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document.
 import { z } from 'zod';
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../http/operation';
-import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../http/query';
+import { defineOperation, type Operation } from '../../contract/operation';
+import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
 import {
@@ -21,6 +21,7 @@ import { getSocialThumbnail, SERVABLE_IMAGE_TYPES, THUMBNAIL_MAX_AGE_SECONDS } f
 
 export const socialOverviewOperation = defineOperation({
   id: 'getSocialOverview',
+  cacheable: true,
   path: '/social/overview',
   tag: 'Social',
   summary: 'Organic social totals, previous period, post totals and daily series per platform',
@@ -56,6 +57,7 @@ period's, the totals of the posts published in each, a daily series and the numb
 
 export const socialPostsOperation = defineOperation({
   id: 'listSocialPosts',
+  cacheable: true,
   path: '/social/posts',
   tag: 'Social',
   summary: 'Posts published in a range, newest first',

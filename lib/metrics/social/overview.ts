@@ -1,7 +1,7 @@
 // /social/overview: per platform, the range's totals, the previous period's, the posts published in
 // each, and a daily series. How each figure is aggregated is stated in definitions.ts.
 import type { Reach } from '../../auth/reach';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import { previousPeriod, type DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';

@@ -1,6 +1,6 @@
 // /social/posts: the posts published within the range, newest first, at most `limit`.
 import type { Reach } from '../../auth/reach';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import type { IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { num, ratio } from '../ratios';

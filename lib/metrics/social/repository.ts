@@ -3,7 +3,7 @@
 // Numeric aggregates come back from pg as strings or null; callers convert them with `num()`.
 import { reachCondition, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
-import { TIMEZONE } from '../../http/envelope';
+import { TIMEZONE } from '../../contract/envelope';
 import type { DayRange } from '../../time/day-range';
 import type { IsoDay } from '../../time/days';
 import type { SocialPlatform } from './definitions';

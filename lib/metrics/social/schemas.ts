@@ -1,7 +1,7 @@
 // Query and response schemas of the organic-social endpoints. Responses are strict objects: a field
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
-import { boundedCount, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../http/query';
+import { boundedCount, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 

@@ -1,7 +1,7 @@
 // /social/thumbnail: the stored image bytes of one post, with a strong validator for revalidation.
 import type { Reach } from '../../auth/reach';
-import { ApiError, notFound } from '../../http/errors';
-import { ifNoneMatchHits } from '../../http/responses';
+import { ApiError, notFound } from '../../contract/errors';
+import { ifNoneMatchHits } from '../../http/headers';
 import { findThumbnail } from './repository';
 
 /**

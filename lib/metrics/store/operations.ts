@@ -1,7 +1,7 @@
 // The store endpoint's operation (path, scope, query and response schemas, what runs it), read by the
 // REST route and the OpenAPI document. REST only: the MCP tools cover ads and social.
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../http/operation';
+import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
 import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
 import { STORE_METRICS } from './metrics';
@@ -10,6 +10,7 @@ import { getStoreOverview } from './overview';
 
 export const storeOverviewOperation = defineOperation({
   id: 'getStoreOverview',
+  cacheable: true,
   path: '/store/overview',
   tag: 'Store',
   summary: 'Store sales totals, series and dimension tables, with a comparison period',

@@ -2,7 +2,7 @@
 // the compare range.
 import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';
 import { dailyPoints, dimensionRows, namedTables } from '../dimension-tables/shape';

@@ -1,7 +1,7 @@
 // The website endpoints' operations (path, scope, query and response schemas, what runs them), read by
 // the REST routes and the OpenAPI document. REST only: the MCP tools cover ads and social.
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../http/operation';
+import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
 import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
 import { SEARCH_METRICS, WEB_METRICS } from './metrics';
@@ -11,6 +11,7 @@ import { getWebsiteSearch } from './search';
 
 export const websiteOverviewOperation = defineOperation({
   id: 'getWebsiteOverview',
+  cacheable: true,
   path: '/website/overview',
   tag: 'Website',
   summary: 'Web-analytics totals, series and dimension tables, with a comparison period',
@@ -47,6 +48,7 @@ ${definitionList(WEB_METRICS)}`,
 
 export const websiteSearchOperation = defineOperation({
   id: 'getWebsiteSearch',
+  cacheable: true,
   path: '/website/search',
   tag: 'Website',
   summary: 'Search-console clicks, impressions, CTR and position, with a comparison period',

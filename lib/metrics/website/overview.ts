@@ -2,7 +2,7 @@
 // tables over the range and the compare range.
 import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';

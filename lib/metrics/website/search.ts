@@ -2,7 +2,7 @@
 // over the range and the compare range, with a daily series and the dimension tables.
 import { reachCondition, type Reach } from '../../auth/reach';
 import { sql } from '../../db';
-import { envelope, type Envelope } from '../../http/envelope';
+import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { namedTables } from '../dimension-tables/shape';

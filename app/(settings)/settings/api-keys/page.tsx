@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { appUrl } from '@/lib/app-url';
-import type { Scope } from '@/lib/auth/scopes';
-import { SCOPES } from '@/lib/auth/scopes';
+import type { Scope } from '@/lib/contract/scopes';
+import { SCOPES } from '@/lib/contract/scopes';
 import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
 import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
-import { listAuditEvents } from '@/lib/settings/audit';
+import { listAuditEvents } from '@/lib/audit/events';
 import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, todayUtc } from '@/lib/settings/key-form';
 import { listOrgAdmins } from '@/lib/settings/members';
 import { toolCallCounts, type CallCount } from '@/lib/usage/tool-calls';

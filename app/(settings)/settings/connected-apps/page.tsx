@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { listConnectedApps, type ConnectedApp } from '@/lib/oauth/grants';
 import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
-import { listAuditEvents } from '@/lib/settings/audit';
+import { listAuditEvents } from '@/lib/audit/events';
 import { recentToolCalls, toolCallCounts, type CallCount, type RecentToolCall } from '@/lib/usage/tool-calls';
 import { RevokeButton } from '../../revoke-button';
 import { ActivityList } from '../../activity-list';

@@ -1,4 +1,4 @@
-import { unknownEndpointRoute } from '@/lib/http/route';
+import { unknownEndpointRoute } from '@/lib/rest/route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { clientsOperation } from '@/lib/account/operations';
-import { restRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/rest/route';
 
 export const dynamic = 'force-dynamic';
 

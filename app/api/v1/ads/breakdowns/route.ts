@@ -1,5 +1,5 @@
 import { adsBreakdownsOperation } from '@/lib/metrics/ads/operations';
-import { restRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/rest/route';
 
 export const dynamic = 'force-dynamic';
 

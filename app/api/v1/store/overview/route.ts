@@ -1,5 +1,5 @@
 import { storeOverviewOperation } from '@/lib/metrics/store/operations';
-import { restRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/rest/route';
 
 export const dynamic = 'force-dynamic';
 

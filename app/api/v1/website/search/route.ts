@@ -1,5 +1,5 @@
 import { websiteSearchOperation } from '@/lib/metrics/website/operations';
-import { restRoute } from '@/lib/http/route';
+import { restRoute } from '@/lib/rest/route';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,41 +2,17 @@
 // the call. REST hands it the query string, MCP the tool's JSON arguments; REST gets back the JSON bytes
 // of the `{ data, meta }` envelope with their ETag, MCP the envelope (either door, for a binary
 // endpoint, its Response), or a thrown error that `toApiError` maps for either door.
-import { credentialId, type AuthContext } from '../auth/context';
-import { answerKey, maxBytesFromEnv, memoryResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache';
+import { credentialId, type AuthContext } from '../contract/credential';
+import { answerKey, jsonAnswer, maxBytesFromEnv, memoryResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache';
 import { dataVersion } from '../metrics/freshness';
 import { withConcurrencySlot } from '../ratelimit/concurrency';
-import type { Envelope } from './envelope';
-import { ApiError } from './errors';
-import type { Operation } from './operation';
-import { parseArguments, parseQuery } from './query';
-import { jsonAnswer } from './responses';
+import type { Envelope } from '../contract/envelope';
+import { ApiError } from '../contract/errors';
+import type { Operation } from '../contract/operation';
+import { parseArguments, parseQuery } from '../contract/query';
 
 /** A REST query string, or the JSON arguments of an MCP tool call. */
 export type OperationInput = { kind: 'query'; params: URLSearchParams } | { kind: 'arguments'; args: unknown };
-
-/**
- * Operations whose answer is a function of the organisation's data, the reach and the parsed query
- * alone, and so may be reused until the data changes. An allow-list: a new operation is computed every
- * time until someone checks that it qualifies. Not here: `/me` (it describes the credential, which the
- * key does not hold), `/ads/breakdowns` (its `stale` turns true an hour after the dashboard's fetch,
- * without any write) and the thumbnail (bytes with their own validator and caching headers).
- */
-const CACHEABLE = new Set([
-  'listClients',
-  'getAdsOverview',
-  'listAdEntities',
-  'getSocialOverview',
-  'listSocialPosts',
-  'getWebsiteOverview',
-  'getWebsiteSearch',
-  'getStoreOverview',
-]);
-
-/** Whether the response cache may keep this operation's answers (the benchmark measures its warm path). */
-export function isCacheable(operationId: string): boolean {
-  return CACHEABLE.has(operationId);
-}
 
 const globalForCache = globalThis as unknown as { metricsResponseCache?: ResponseCache | null };
 
@@ -64,7 +40,7 @@ async function answer(operation: Operation, auth: AuthContext, input: OperationI
     const result = await withConcurrencySlot(credentialId(auth), () => operation.run(query, auth, request));
     return result instanceof Response ? result : ({ kind: 'computed', envelope: result } as const);
   };
-  const cache = isCacheable(operation.id) ? responseCache() : null;
+  const cache = operation.cacheable ? responseCache() : null;
   if (!cache) return run();
 
   // The version is read before the data (see dataVersion): the answer is at least as new as its key.

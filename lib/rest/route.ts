@@ -1,22 +1,22 @@
 // The REST door: turns an operation into the Next.js route handlers of its path. Every request to
-// /api/v1 (but the OpenAPI document) passes the gate first, in the route itself: the key (only in the
-// Authorization header), then the rate limit, whose headers every answer carries, errors included.
-// The shared step (invoke.ts) does the rest; the envelope becomes JSON with its ETag (or a 304) and
+// /api/v1 (but the OpenAPI document) passes the gate first (lib/operations/gate.ts), in the route
+// itself, with the key as its only credential (only in the Authorization header). The shared step
+// (lib/operations/invoke.ts) does the rest; the envelope becomes JSON with its ETag (or a 304) and
 // every failure a problem document. Route files stay one line.
 //
 // Why not in proxy.ts, Next.js's middleware: running it costs a request about as much as the whole
 // liveness route (the request is rebuilt for it and its verdict handed on in a header), which halved
 // the throughput of a small endpoint like /me. Here the gate runs once, in the process and bundle that
 // answers, and there is no hand-off for a caller to forge.
-import { randomUUID } from 'node:crypto';
 import { authenticate } from '../auth/authenticate';
-import type { AuthContext } from '../auth/context';
-import { rateLimiter, rateLimitHeaders } from '../ratelimit';
-import { rateLimitIdentity } from '../ratelimit/identity';
-import { ApiError, rateLimited, toApiError } from './errors';
-import { invokeJson } from './invoke';
-import type { Operation } from './operation';
-import { API_HEADERS, answerResponse, problemResponse } from './responses';
+import { ApiError } from '../contract/errors';
+import type { Operation } from '../contract/operation';
+import { API_HEADERS } from '../http/headers';
+import { toApiError } from '../operations/failures';
+import { admit, type Admitted, type Door } from '../operations/gate';
+import { invokeJson } from '../operations/invoke';
+import { problemResponse } from '../operations/problems';
+import { answerResponse } from './responses';
 
 type Handler = (request: Request) => Promise<Response>;
 /** Every method a route file exports: GET (Next.js answers HEAD with it), the preflight and the refused writes. */
@@ -25,46 +25,13 @@ type Handlers = Record<'GET' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', 
 /** The read-only API's methods, as a 405 and a preflight state them. */
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** A request the gate let through: its credential, and the headers every answer to it carries. */
-interface Admitted {
-  auth: AuthContext;
-  requestId: string;
-  headers: Record<string, string>;
-}
-
-/**
- * The gate. A request without a valid key still counts, per client address, so that key guessing is
- * throttled; it is refused only after counting, so its 401 carries the limit headers too. Returns the
- * answer itself when the request goes no further.
- */
-async function admit(request: Request): Promise<Admitted | Response> {
-  // Always our own id: a caller-chosen one would end up in our logs.
-  const requestId = randomUUID();
-  let headers: Record<string, string> = { 'X-Request-Id': requestId };
-  try {
-    let auth: AuthContext | null = null;
-    let authFailure: unknown = null;
-    try {
-      auth = await authenticate(request);
-    } catch (error) {
-      authFailure = error;
-    }
-    const decision = await rateLimiter().limit(rateLimitIdentity(auth, request.headers));
-    headers = { ...headers, ...rateLimitHeaders(decision) };
-    if (!decision.allowed) {
-      return problemResponse(rateLimited(auth ? 'this key' : 'requests without a valid key from this address'), headers);
-    }
-    if (!auth) return errorResponse(authFailure, requestId, headers);
-    return { auth, requestId, headers };
-  } catch (error) {
-    return errorResponse(error, requestId, headers);
-  }
-}
+/** REST takes API keys only: OAuth access tokens are bound to the MCP endpoint. */
+const REST_DOOR: Door = { credential: authenticate, noun: 'key' };
 
 /** A handler that runs `then` for the requests the gate lets through. */
 function behindGate(then: (request: Request, admitted: Admitted) => Promise<Response> | Response): Handler {
   return async (request) => {
-    const admitted = await admit(request);
+    const admitted = await admit(request, REST_DOOR);
     return admitted instanceof Response ? admitted : then(request, admitted);
   };
 }
@@ -80,7 +47,7 @@ export function restRoute(operation: Operation): Handlers {
       }
       return answerResponse(result, request, headers);
     } catch (error) {
-      return errorResponse(error, requestId, headers);
+      return problemResponse(toApiError(error, requestId), headers);
     }
   });
   // No Access-Control-* header, on purpose: keys are for servers, and browsers are not served.
@@ -96,9 +63,4 @@ export function unknownEndpointRoute(): Handlers {
     return problemResponse(new ApiError('not_found', `There is no endpoint at ${path}; see /api/v1/openapi.json.`), headers);
   });
   return { GET: notFound, OPTIONS: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
-}
-
-/** Maps anything thrown to a problem document; unexpected failures disclose nothing but the request id. */
-export function errorResponse(error: unknown, requestId: string, headers: Record<string, string> = {}): Response {
-  return problemResponse(toApiError(error, requestId), headers);
 }

@@ -1,7 +1,6 @@
 // The one registry of error codes: status and title for each, used by responses, the errors page
 // and the OpenAPI document alike.
-import { RATE_LIMIT } from '../ratelimit/policy';
-import { isUnavailable } from './unavailable';
+import { RATE_LIMIT } from './limits';
 
 export const ERROR_CODES = {
   validation_failed: {
@@ -75,21 +74,4 @@ export function rateLimited(who: string): ApiError {
 /** The one answer for anything outside a credential's reach, identical to "does not exist". */
 export function notFound(what: 'client' | 'entity' | 'post'): ApiError {
   return new ApiError('not_found', `No ${what} with this id exists in your organisation's data that this credential can read.`);
-}
-
-/**
- * The one mapping of anything thrown by the shared step to a contract error, for both doors: REST
- * sends it as problem+json, MCP as an `isError` tool result. Transient database failures are
- * `unavailable`; anything else unexpected is `internal` and discloses nothing but the request id.
- */
-export function toApiError(error: unknown, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isUnavailable(error)) {
-    console.error(`[${requestId}] database unavailable: ${(error as Error).message}`);
-    return new ApiError('unavailable', 'The service cannot reach its database, or it did not answer in time. Retry after the seconds in Retry-After.', {
-      headers: { 'Retry-After': '5' },
-    });
-  }
-  console.error(`[${requestId}] unexpected failure`, error);
-  return new ApiError('internal', `An unexpected error occurred. Quote request id ${requestId} when you report it.`);
 }

@@ -1,10 +1,10 @@
 // An operation describes one endpoint once and owns what runs it: path, scope, query schema, response
 // schema, `run` (reach and the call into the surface's code) and, for the seven MCP tools, its tool
 // face. The REST route, the MCP tool and the OpenAPI document are all built from it; the shared step
-// that checks scope and query and calls `run` is lib/http/invoke.ts.
+// that checks scope and query and calls `run` is lib/operations/invoke.ts.
 import type { z } from 'zod';
-import type { AuthContext } from '../auth/context';
-import type { Scope } from '../auth/scopes';
+import type { AuthContext } from './credential';
+import type { Scope } from './scopes';
 import type { Envelope } from './envelope';
 import type { QuerySchema } from './query';
 
@@ -44,6 +44,15 @@ export interface Operation<Q extends QuerySchema = QuerySchema, D extends z.ZodT
    * surface. `request` is the HTTP request that carried the call (only the thumbnail reads it).
    */
   run(query: z.infer<Q>, auth: AuthContext, request: Request): Promise<Envelope<z.infer<D>> | Response>;
+  /**
+   * Set when the answer is a function of the organisation's data, the reach and the parsed query alone,
+   * so that it may be reused until the data changes (lib/cache/response-cache.ts). Absent: computed every
+   * time, until someone checks that the operation qualifies. Not cacheable: `/me` (it describes the
+   * credential, which the data version does not cover), `/ads/breakdowns` (its `stale` turns true an
+   * hour after the dashboard's fetch, without any write) and the thumbnail (bytes with their own
+   * validator and caching headers).
+   */
+  cacheable?: true;
   /** Absent: REST only. */
   tool?: ToolFace;
 }

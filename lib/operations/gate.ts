@@ -1,0 +1,88 @@
+// The one gate both doors pass a request through before any operation runs: the credential, then the
+// rate limit, whose headers every answer carries, errors included. A request without a valid
+// credential still counts, per client address, so that guessing is throttled; it is refused only after
+// counting (429 before 401), so its 401 carries the limit headers too. Each door says which credentials
+// it takes (REST: API keys; MCP: OAuth access tokens or keys) and how many calls a request carries.
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../contract/credential';
+import { rateLimited } from '../contract/errors';
+import { RATE_LIMIT } from '../contract/limits';
+import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
+import { rateLimitIdentity } from '../ratelimit/identity';
+import { toApiError } from './failures';
+import { problemResponse } from './problems';
+
+export interface Door {
+  /** The request's credential, or a thrown `unauthorized` ApiError. */
+  credential(request: Request): Promise<AuthContext>;
+  /** What the door calls a credential in a 429's detail: `key` on REST, `credential` on MCP. */
+  noun: string;
+  /**
+   * How many calls the request carries that are each counted and refused on their own (the tool calls
+   * of an MCP batch). Absent or 0: the request takes one unit and is refused whole when over the limit.
+   */
+  calls?(request: Request, auth: AuthContext): number;
+}
+
+/** A request the gate let through: its credential, and the headers every answer to it carries. */
+export interface Admitted {
+  auth: AuthContext;
+  requestId: string;
+  headers: Record<string, string>;
+  /** Takes the next of the request's calls (see Door.calls); throws `rate_limited` when it was refused. */
+  takeCall(): void;
+}
+
+/** Refusals before the credential is read (a foreign origin, an unreadable body) count like a request without one. */
+export async function countWithoutCredential(request: Request): Promise<Record<string, string>> {
+  return rateLimitHeaders(await rateLimiter().limit(rateLimitIdentity(null, request.headers)));
+}
+
+async function takeUnits(identity: string, units: number): Promise<RateLimitDecision[]> {
+  const decisions: RateLimitDecision[] = [];
+  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter().limit(identity));
+  return decisions;
+}
+
+/**
+ * Admits `request` through `door`, or returns the answer itself when it goes no further. `requestId`
+ * is always our own (a caller-chosen one would end up in our logs); `headers` are the door's own
+ * (CORS on MCP), kept on every answer.
+ */
+export async function admit(request: Request, door: Door, requestId = randomUUID(), headers: Record<string, string> = {}): Promise<Admitted | Response> {
+  headers = { ...headers, 'X-Request-Id': requestId };
+  try {
+    let auth: AuthContext | null = null;
+    let authFailure: unknown = null;
+    try {
+      auth = await door.credential(request);
+    } catch (error) {
+      authFailure = error;
+    }
+    const calls = auth && door.calls ? door.calls(request, auth) : 0;
+    // At most one more unit than a window holds: past that every call is refused anyway, and a large
+    // batch must not cost the limiter a round trip per call.
+    const decisions = await takeUnits(rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMIT.limit + 1));
+    const last = decisions.at(-1)!;
+    headers = { ...headers, ...rateLimitHeaders(last) };
+    if (!auth) {
+      if (!last.allowed) return problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`), headers);
+      return problemResponse(toApiError(authFailure, requestId), headers);
+    }
+    // A request whose calls are refused one by one goes on: its neighbours in a batch may be allowed.
+    if (calls === 0 && !last.allowed) return problemResponse(rateLimited(`this ${door.noun}`), headers);
+    const noun = door.noun;
+    return {
+      auth,
+      requestId,
+      headers,
+      takeCall() {
+        // The last decision stands for every call past the units taken (it was refused, if any were).
+        const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
+        if (!decision.allowed) throw rateLimited(`this ${noun}`);
+      },
+    };
+  } catch (error) {
+    return problemResponse(toApiError(error, requestId), headers);
+  }
+}
