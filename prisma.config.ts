@@ -1,6 +1,6 @@
 import { defineConfig } from 'prisma/config';
 
-// The CLI only generates the client here; migrations are applied by prisma/migrate.ts (see README).
+// The CLI only generates the client here; migrations are applied by prisma/migrate.ts (see docs/operations.md, Migrations).
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },

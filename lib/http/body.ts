@@ -2,7 +2,7 @@
 // BODY_TIMEOUT_MS. The REST gate reads bodies only to look for a misplaced key; the MCP door reads its
 // JSON-RPC messages; the page gate checks that a form post fits. None lets a caller hold a request by
 // trickling a body in, or fill memory with a large one. (Next.js
-// itself still waits for a body's end before it sends the answer: see the README's limits.)
+// itself still waits for a body's end before it sends the answer: see docs/security.md, Request bodies.)
 export const MAX_BODY_BYTES = 64 * 1024;
 /** A page's form post: Next.js's own server-action limit (1 MB), which it enforces with a 500. */
 export const FORM_MAX_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-// The run's figures as a console table, as a markdown table for the README, and as JSON.
+// The run's figures as a console table, as a markdown table for docs/performance.md, and as JSON.
 import { HEAVIEST_CASE, TARGETS, type CaseResult, type PlatformCost } from './targets';
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : '–');
@@ -86,8 +86,8 @@ export interface RunFacts {
   missed: string[];
 }
 
-/** The README's performance section, exactly as this run measured it. */
-export function readmeSection(results: CaseResult[], platform: PlatformCost | null, facts: RunFacts): string {
+/** docs/performance.md's run section, exactly as this run measured it. */
+export function performanceSection(results: CaseResult[], platform: PlatformCost | null, facts: RunFacts): string {
   const { machine } = facts;
   return [
     `Measured ${facts.date} with \`npm run bench\` on ${machine.cpus} × ${machine.cpuModel} cores, ${machine.memoryGb} GB RAM (${machine.os}), Node ${machine.node}, PostgreSQL ${facts.postgres}.`,
@@ -100,7 +100,7 @@ export function readmeSection(results: CaseResult[], platform: PlatformCost | nu
     '',
     '- **Cold path** (req/s, p50, p95, p99): a server with the response cache off (`RESPONSE_CACHE_MAX_BYTES=0`), so every request computes its answer. "n" is the number of requests measured (after warm-up).',
     '- **floor**: the endpoint\'s own data function (its SQL statements and the shaping of their rows) called in-process on a pool of the same size, at the same concurrency: the raw SQL cost. "÷floor" is endpoint p50 ÷ floor p50; "web layer ms" is endpoint p50 − floor p50: what HTTP, Next.js, the key check, the limiter, the query parsing, the JSON and its compression add.',
-    '- **Warm path** (warm req/s, p50, p95): the same requests to a second server of the same build with the response cache on, after one request that filled it: a repeated query, answered from memory once its organisation\'s data version is read. "–": the endpoint is not cached (see "The response cache").',
+    '- **Warm path** (warm req/s, p50, p95): the same requests to a second server of the same build with the response cache on, after one request that filled it: a repeated query, answered from memory once its organisation\'s data version is read. "–": the endpoint is not cached (see [the response cache](operations.md#the-response-cache)).',
     `- **Targets**: cold p95 < ${TARGETS.p95MsAtC1} ms at c=1 and < ${TARGETS.p95MsAtC8} ms at c=8 for every data case; ÷floor < ${TARGETS.maxEndpointToFloor} for the whole organisation's cases (shown, not a target, for one client or one entity); ≥ ${TARGETS.heaviestRequestsPerSecondAtC8} req/s at c=8 for ${HEAVIEST_CASE}; warm p95 < ${TARGETS.warmP95Ms} ms at c=1 (shown, not a target, at c=8, where eight requests queue for the two cores); /me ≥ ${TARGETS.meToLivenessThroughput} × the liveness route's throughput and ≤ ${TARGETS.meP50OverLivenessMs} ms over its p50; peak memory < ${TARGETS.peakRssMb} MB.`,
     '',
     markdownTable(results),

@@ -4,7 +4,7 @@
 // warm path (a second server with the cache on, repeated queries); then how the cold path grows from
 // 30 to 366 days and from the `demo` dataset to `large`. Prints a table and writes bench-results/bench-<time>.json,
 // the plans of the slowest statements (explain-<time>.txt), copies of both as latest.json and
-// latest-explain.txt, and the README's performance section as latest.md. The load generator and the
+// latest-explain.txt, and docs/performance.md's run section as latest.md. The load generator and the
 // floor run on the same machine as the server and PostgreSQL, so every figure includes their competition
 // for the same cores.
 //   --no-build    reuse the last build in .next-bench/ (only when the code has not changed since)
@@ -23,7 +23,7 @@ import { measureFloor } from './floor';
 import { mintKeyPool, type KeyPool } from './keys';
 import { measureToolAnswers, sizeTable, TOKEN_BUDGET } from './mcp-sizes';
 import { runAlternating, runLoad } from './load';
-import { consoleTable, growthTable, platformLines, readmeSection, type GrowthRow } from './report';
+import { consoleTable, growthTable, performanceSection, platformLines, type GrowthRow } from './report';
 import { buildServer, startServer, type RunningServer } from './server';
 import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
 import { caseMisses, platformCost, TARGETS, type CaseResult } from './targets';
@@ -342,7 +342,7 @@ async function main(): Promise<number> {
   const plans = explained.flatMap((e) => e.statements.map((s) => `=== ${e.case}: ${s.ms.toFixed(1)} ms\n${s.text}\n\n${s.plan}\n`));
   await writeFile(`${RESULTS_DIR}/explain-${stamp}.txt`, plans.join('\n'));
   await writeFile(`${RESULTS_DIR}/latest-explain.txt`, plans.join('\n'));
-  const readme = readmeSection(results, platform, {
+  const section = performanceSection(results, platform, {
     date: startedAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     machine: host,
     postgres: dataset.postgres,
@@ -352,8 +352,8 @@ async function main(): Promise<number> {
     growth,
     missed,
   });
-  await writeFile(`${RESULTS_DIR}/latest.md`, `${readme}\n\n${toolAnswerSection}\n`);
-  log(`wrote ${RESULTS_DIR}/bench-${stamp}.json and explain-${stamp}.txt, copied to latest.json and latest-explain.txt; the README section is in latest.md`);
+  await writeFile(`${RESULTS_DIR}/latest.md`, `${section}\n\n${toolAnswerSection}\n`);
+  log(`wrote ${RESULTS_DIR}/bench-${stamp}.json and explain-${stamp}.txt, copied to latest.json and latest-explain.txt; the section of docs/performance.md is in latest.md`);
   return invalid.length ? 1 : 0;
 }
 

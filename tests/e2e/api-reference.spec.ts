@@ -12,7 +12,7 @@ const WIDTHS = [390, 768, 1280];
 
 /**
  * What axe finds in Scalar's own markup once every operation is rendered, none of it in our part of
- * the page, and none that its configuration or theme variables can change (README, API reference):
+ * the page, and none that its configuration or theme variables can change (docs/api.md, API reference):
  * its copy buttons have no name, its operation headings skip a level, and its example-response
  * regions share one name.
  */

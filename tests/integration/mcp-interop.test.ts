@@ -2,7 +2,7 @@
 // MCP Inspector's CLI lists and calls our tools over Streamable HTTP with an API key in its header,
 // and the official conformance suite's server scenarios run against /api/mcp through a test-only
 // forwarder that adds the credential (the suite cannot send one). Every scenario's outcome is pinned
-// in CONFORMANCE below and in the README: a pass, or a failure with its reason.
+// in CONFORMANCE below and in docs/testing.md (MCP interop): a pass, or a failure with its reason.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -197,7 +197,7 @@ function collectGarbage(): () => void {
 }
 
 describe('memory of the in-process throttle', () => {
-  // The bound stated in the README: the logs full (10,000 keys each in the account and address logs,
+  // The bound stated in docs/security.md: the logs full (10,000 keys each in the account and address logs,
   // one in the shared one) hold under 10 MB of heap. Measured: 6.5 MB in plain Node, 7 MB under vitest.
   const HEAP_BOUND_BYTES = 10 * 1024 * 1024;
 

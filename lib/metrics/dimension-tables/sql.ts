@@ -3,33 +3,8 @@
 // tables (top keys of each dimension with their figures in both ranges). One implementation for the
 // three surfaces; each describes its tables and metric columns and derives its rates from these sums
 // (shape.ts turns them into the spec's shapes; schemas.ts and wording.ts describe them).
-//
-// People counts (users, customers) do not add up over days or resources. Over a range each resource
-// reports its peak day (a lower bound of its unique people) and those peaks are summed over the
-// resources (a lower bound as long as one person is counted by one resource, and never a sum over
-// days); for one resource that is its peak day. Unlike "the peak of the day's value summed over the
-// resources", this composes: a resource's peak over a range is the greatest of its monthly peaks and
-// of its days outside whole months, which is what lets the dimension tables read monthly rollups.
-//
-// Index use: the daily totals (one row per resource and day, small) are read by their primary key
-// (resource id, date); for a whole organisation, a source with an organisation daily table
-// (`analytics_org_daily`, `store_org_daily`, migration 20261125132925_daily_org_rollups, kept by triggers)
-// gives its days there by (org_id, date), one row a day, and only its people counts' peaks per resource.
-// The dimension tables read the whole calendar months of a range from the monthly rollups
-// (`*_dimensions_monthly`, primary key (resource id, dimension, month, key)), the whole ten-day blocks
-// of its partial months (days 1-10, 11-20, 21 to the end) from the ten-day rollups
-// (`*_dimensions_tenday`, same key with the block's first day), both kept equal to the daily
-// rows by triggers (migrations 20261122110000_web_store_rollups, 20261122120000_web_store_tenday_rollups),
-// and only the remaining days, at most ten at each end, from the daily tables (primary key
-// (resource id, dimension, date, key)); a year is 12 monthly rows per key and resource instead of 366
-// daily ones, and a partial month at most 2 blocks and 10 days instead of up to 30 days. For a whole
-// organisation, a source with organisation rollups (web analytics: `analytics_dimensions_org_*`,
-// migration 20261125100000_web_dimensions_org_rollups; store: `store_dimensions_org_*`, migration
-// 20261125133725_store_dimensions_org_rollups; kept by triggers too) gives its sums per organisation (a
-// month is one row per key instead of one per resource and key); only the people counts are still read
-// per resource: for web analytics from running peaks (`analytics_dimensions_block_peaks` and
-// `_year_peaks`, migration 20261125111839_web_people_running_peaks: a stretch that starts or ends a
-// ten-day block or a year is one row per resource and key), for the store from its rollups.
+// Why people counts are each resource's peak day, summed, and which rollups and indexes a range reads:
+// docs/architecture.md, "Range aggregates of the web, search-console and store sources".
 import { sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
