@@ -7,7 +7,7 @@
 //   node scripts/server.mjs [-p PORT] [-H HOSTNAME]     (the port also from PORT; every interface by default)
 //
 // What is compressed: answers to clients that accept gzip (or Brotli), except those marked
-// `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/responses.ts) and types
+// `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/headers.ts) and types
 // that do not compress (images). `HTTP_COMPRESSION=off` leaves compression to a reverse proxy in front.
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Verifies the API key of a request: the gate of every /api/v1 route (lib/http/route.ts), and the MCP
+// Verifies the API key of a request: the gate of every /api/v1 route (lib/rest/route.ts, through lib/operations/gate.ts), and the MCP
 // endpoint's when it is called with a key.
 import { sql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
