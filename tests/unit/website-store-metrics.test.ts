@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { storeMetricSet, STORE_METRICS } from '@/lib/metrics/store/metrics';
+import { storeMetricSet, STORE_METRICS } from '@/lib/metrics/store/definitions';
 import { storeMetricSetSchema } from '@/lib/metrics/store/schemas';
-import { searchMetricSet, webMetricSet, WEB_METRICS } from '@/lib/metrics/website/metrics';
+import { searchMetricSet, webMetricSet, WEB_METRICS } from '@/lib/metrics/website/definitions';
 import { webMetricSetSchema } from '@/lib/metrics/website/schemas';
 
 describe('webMetricSet', () => {

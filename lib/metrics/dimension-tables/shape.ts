@@ -1,7 +1,7 @@
-// From what sql.ts reads to the spec's shapes: daily points, Dimension rows and the response's named
+// From what repository.ts reads to the spec's shapes: daily points, Dimension rows and the response's named
 // tables. Pure functions; each surface passes its own metric set (its rates derived from the sums).
 import type { IsoDay } from '../../time/days';
-import type { DimensionRow, PeriodAggregate, Sums } from './sql';
+import type { DimensionRow, PeriodAggregate, Sums } from './repository';
 
 /** A daily series as the spec's daily points: the date and the chosen figures of each day. */
 export function dailyPoints<F extends string>(aggregate: PeriodAggregate, fields: readonly F[]): Array<{ date: IsoDay } & Record<F, number | null>> {

@@ -4,7 +4,7 @@ import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
 import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
-import { STORE_METRICS } from './metrics';
+import { STORE_METRICS } from './definitions';
 import { storeOverviewSchema } from './schemas';
 import { getStoreOverview } from './overview';
 

@@ -1,34 +1,15 @@
 // /store/overview: the stores in reach, their totals, series and dimension tables over the range and
 // the compare range.
-import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { wholeOrganisation, type Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';
 import { dailyPoints, dimensionRows, namedTables } from '../dimension-tables/shape';
-import { aggregatePeriods, dimensionTables } from '../dimension-tables/sql';
+import { aggregatePeriods, dimensionTables } from '../dimension-tables/repository';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { STORE_DAILY, STORE_DAY_FIELDS, STORE_DIMENSIONS, STORE_TABLES, storeMetricSet } from './metrics';
+import { STORE_DAY_FIELDS, STORE_TABLES, storeMetricSet } from './definitions';
+import { STORE_DAILY, STORE_DIMENSIONS, storesInReach } from './repository';
 import type { StoreOverview } from './schemas';
-
-interface StoreRow {
-  id: string;
-  shop_domain: string;
-  name: string | null;
-  timezone: string | null;
-  currency: string | null;
-  has_all_orders_scope: boolean;
-}
-
-/** Index: commerce_stores (org_id, client_id). */
-function storesInReach(reach: Reach): Promise<StoreRow[]> {
-  return sql<StoreRow>(
-    `SELECT s.id, s.shop_domain, s.name, s.timezone, s.currency, s.has_all_orders_scope FROM commerce_stores s
-      WHERE ${reachCondition('s', 1, 2)}
-      ORDER BY s.shop_domain, s.id`,
-    [reach.orgId, reach.clientIds],
-  );
-}
 
 export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery): Promise<Envelope<StoreOverview>> {
   const range = { from: query.from, to: query.to };

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { compareRangeSchema } from '../compare';
 import { dimensionRowSchema, nullableNumbers } from '../dimension-tables/schemas';
-import { STORE_METRICS, STORE_TABLES } from './metrics';
+import { STORE_METRICS, STORE_TABLES } from './definitions';
 
 const day = z.iso.date();
 

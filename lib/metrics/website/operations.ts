@@ -4,7 +4,7 @@ import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
 import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
-import { SEARCH_METRICS, WEB_METRICS } from './metrics';
+import { SEARCH_METRICS, WEB_METRICS } from './definitions';
 import { websiteOverviewSchema, websiteSearchSchema } from './schemas';
 import { getWebsiteOverview } from './overview';
 import { getWebsiteSearch } from './search';

@@ -1,33 +1,16 @@
 // /website/overview: the web-analytics properties in reach, their totals, series and dimension
 // tables over the range and the compare range.
-import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { wholeOrganisation, type Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';
 import { dailyPoints, dimensionRows, namedTables } from '../dimension-tables/shape';
-import { aggregatePeriods, dimensionTables } from '../dimension-tables/sql';
+import { aggregatePeriods, dimensionTables } from '../dimension-tables/repository';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { ANALYTICS_DAILY, ANALYTICS_DIMENSIONS, WEB_DAY_FIELDS, WEB_TABLES, webMetricSet } from './metrics';
+import { WEB_DAY_FIELDS, WEB_TABLES, webMetricSet } from './definitions';
+import { ANALYTICS_DAILY, ANALYTICS_DIMENSIONS, propertiesInReach } from './repository';
 import type { WebsiteOverview } from './schemas';
-
-interface PropertyRow {
-  id: string;
-  name: string;
-  timezone: string | null;
-  currency: string | null;
-}
-
-/** Index: analytics_properties (org_id, client_id). */
-function propertiesInReach(reach: Reach): Promise<PropertyRow[]> {
-  return sql<PropertyRow>(
-    `SELECT p.id, p.name, p.timezone, p.currency FROM analytics_properties p
-      WHERE ${reachCondition('p', 1, 2)}
-      ORDER BY p.name, p.id`,
-    [reach.orgId, reach.clientIds],
-  );
-}
 
 export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery): Promise<Envelope<WebsiteOverview>> {
   const range = { from: query.from, to: query.to };

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { compareRangeSchema } from '../compare';
 import { dimensionRowSchema, nullableNumbers } from '../dimension-tables/schemas';
-import { SEARCH_METRICS, SEARCH_TABLES, WEB_METRICS, WEB_TABLES } from './metrics';
+import { SEARCH_METRICS, SEARCH_TABLES, WEB_METRICS, WEB_TABLES } from './definitions';
 
 const day = z.iso.date();
 const syncedAt = z.iso.datetime().nullable().describe('End of the latest successful sync of this source; null when it never synced.');

@@ -1,31 +1,15 @@
 // /website/search: the search-console sites in reach, their clicks, impressions, CTR and position
 // over the range and the compare range, with a daily series and the dimension tables.
-import { reachCondition, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { namedTables } from '../dimension-tables/shape';
-import { aggregatePeriods, dimensionTables, type DimensionRow, type PeriodAggregate } from '../dimension-tables/sql';
+import { aggregatePeriods, dimensionTables, type DimensionRow, type PeriodAggregate } from '../dimension-tables/repository';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
-import { SEARCH_DAILY, SEARCH_DIMENSIONS, SEARCH_TABLES, searchMetricSet } from './metrics';
+import { SEARCH_TABLES, searchMetricSet } from './definitions';
+import { SEARCH_DAILY, SEARCH_DIMENSIONS, sitesInReach } from './repository';
 import type { WebsiteSearch } from './schemas';
-
-interface SiteRow {
-  id: string;
-  site_url: string;
-  timezone: string | null;
-}
-
-/** Index: search_console_sites (org_id, client_id). */
-function sitesInReach(reach: Reach): Promise<SiteRow[]> {
-  return sql<SiteRow>(
-    `SELECT s.id, s.site_url, s.timezone FROM search_console_sites s
-      WHERE ${reachCondition('s', 1, 2)}
-      ORDER BY s.site_url, s.id`,
-    [reach.orgId, reach.clientIds],
-  );
-}
 
 function searchSeries(aggregate: PeriodAggregate) {
   return aggregate.series.map(({ date, sums }) => ({ date, ...searchMetricSet(sums) }));

@@ -1,31 +1,10 @@
-// The store metric set: which columns are summed, which are counts of people, and how every rate is
-// derived from the range's sums. Definitions are written once here and feed the response schema,
-// the operation description and describe_metrics (the team's MetricDefinition shape, plain data).
+// The store metric set: the response's tables, every metric's definition and how every rate is derived
+// from the range's sums (the columns they are summed from are in repository.ts). Definitions are
+// written once here and feed the response schema, the operation description and describe_metrics (the
+// team's MetricDefinition shape, plain data).
 import { metric } from '../definitions';
-import type { DailySource, DimensionSource, MetricColumns, Sums } from '../dimension-tables/sql';
+import type { Sums } from '../dimension-tables/repository';
 import { ratio } from '../ratios';
-
-const STORE_COLUMNS: MetricColumns = {
-  summed: {
-    grossSales: 't.gross_sales',
-    discounts: 't.discounts',
-    returns: 't.returns',
-    netSales: 't.net_sales',
-    shipping: 't.shipping',
-    taxes: 't.taxes',
-    duties: 't.duties',
-    tips: 't.tips',
-    totalSales: 't.total_sales',
-    orders: 't.orders',
-    cancelledOrders: 't.cancelled_orders',
-    refundedOrders: 't.refunded_orders',
-    unitsSold: 't.units_sold',
-    newCustomers: 't.new_customers',
-  },
-  peak: { customers: 't.customers', returningCustomers: 't.returning_customers' },
-};
-
-export const STORE_DAILY: DailySource = { table: 'store_daily', resourceColumn: 'commerce_store_id', metrics: STORE_COLUMNS, orgDailyTable: 'store_org_daily' };
 
 /** Response table name → dimension of `store_dimensions_daily`, in the spec's order. */
 export const STORE_TABLES = {
@@ -37,23 +16,6 @@ export const STORE_TABLES = {
 } as const;
 
 export type StoreDimension = (typeof STORE_TABLES)[keyof typeof STORE_TABLES];
-
-export const STORE_DIMENSIONS: DimensionSource<StoreDimension> = {
-  table: 'store_dimensions_daily',
-  monthlyTable: 'store_dimensions_monthly',
-  tenDayTable: 'store_dimensions_tenday',
-  orgRollups: {
-    dailyTable: 'store_dimensions_org_daily',
-    monthlyTable: 'store_dimensions_org_monthly',
-    tenDayTable: 'store_dimensions_org_tenday',
-  },
-  resourceColumn: 'commerce_store_id',
-  dimensionType: 'StoreDimension',
-  dimensions: Object.values(STORE_TABLES),
-  labelled: true,
-  metrics: STORE_COLUMNS,
-  sortBy: 'netSales',
-};
 
 const SUMMED = 'Summed over days and stores.';
 const MONEY_SUM = `${SUMMED} Exact decimal sum.`;

@@ -1,32 +1,12 @@
-// The web-analytics and search-console metric sets: which columns are summed, which are counts of
-// people, and how every rate is derived from the range's sums. Definitions are written once here and
-// feed the response schemas, the operation descriptions and describe_metrics (the team's
-// MetricDefinition shape, plain data).
+// The web-analytics and search-console metric sets: the response's tables, every metric's definition
+// and how every rate is derived from the range's sums (the columns they are summed from are in
+// repository.ts). Definitions are written once here and feed the response schemas, the operation
+// descriptions and describe_metrics (the team's MetricDefinition shape, plain data).
 import { metric } from '../definitions';
-import type { DailySource, DimensionSource, MetricColumns, Sums } from '../dimension-tables/sql';
+import type { Sums } from '../dimension-tables/repository';
 import { ratio } from '../ratios';
 
 // ───────────────────────── web analytics ─────────────────────────
-
-const WEB_COLUMNS: MetricColumns = {
-  summed: {
-    sessions: 't.sessions',
-    newUsers: 't.new_users',
-    engagedSessions: 't.engaged_sessions',
-    screenPageViews: 't.screen_page_views',
-    eventCount: 't.event_count',
-    keyEvents: 't.key_events',
-    totalRevenue: 't.total_revenue',
-    purchaseRevenue: 't.purchase_revenue',
-    transactions: 't.transactions',
-    ecommercePurchases: 't.ecommerce_purchases',
-    userEngagementDuration: 't.user_engagement_duration',
-    sessionDurationWeighted: 't.session_duration_weighted',
-  },
-  peak: { totalUsers: 't.total_users', activeUsers: 't.active_users' },
-};
-
-export const ANALYTICS_DAILY: DailySource = { table: 'analytics_daily', resourceColumn: 'analytics_property_id', metrics: WEB_COLUMNS, orgDailyTable: 'analytics_org_daily' };
 
 /** Response table name → dimension of `analytics_dimensions_daily`, in the spec's order. */
 export const WEB_TABLES = {
@@ -42,24 +22,6 @@ export const WEB_TABLES = {
 } as const;
 
 export type WebDimension = (typeof WEB_TABLES)[keyof typeof WEB_TABLES];
-
-export const ANALYTICS_DIMENSIONS: DimensionSource<WebDimension> = {
-  table: 'analytics_dimensions_daily',
-  monthlyTable: 'analytics_dimensions_monthly',
-  tenDayTable: 'analytics_dimensions_tenday',
-  orgRollups: {
-    dailyTable: 'analytics_dimensions_org_daily',
-    monthlyTable: 'analytics_dimensions_org_monthly',
-    tenDayTable: 'analytics_dimensions_org_tenday',
-    runningPeaks: { blockTable: 'analytics_dimensions_block_peaks', yearTable: 'analytics_dimensions_year_peaks' },
-  },
-  resourceColumn: 'analytics_property_id',
-  dimensionType: 'AnalyticsDimension',
-  dimensions: Object.values(WEB_TABLES),
-  labelled: true,
-  metrics: WEB_COLUMNS,
-  sortBy: 'sessions',
-};
 
 const SUMMED = 'Summed over days and properties.';
 const REPORTED = 'when no row of the range reported it.';
@@ -150,22 +112,6 @@ export const WEB_DAY_FIELDS = ['sessions', 'totalUsers', 'newUsers', 'engagedSes
 
 // ───────────────────────── search console ─────────────────────────
 
-/**
- * Position is a per-row average, so it is carried as Σ(position × impressions) and Σ impressions
- * of the rows that report a position, and re-averaged from those.
- */
-const SEARCH_COLUMNS: MetricColumns = {
-  summed: {
-    clicks: 't.clicks',
-    impressions: 't.impressions',
-    positionWeight: 't.position * t.impressions',
-    positionImpressions: 'CASE WHEN t.position IS NOT NULL THEN t.impressions END',
-  },
-  peak: {},
-};
-
-export const SEARCH_DAILY: DailySource = { table: 'search_console_daily', resourceColumn: 'search_console_site_id', metrics: SEARCH_COLUMNS };
-
 /** Response table name → dimension of `search_console_dimensions_daily`. */
 export const SEARCH_TABLES = {
   queries: 'query',
@@ -176,18 +122,6 @@ export const SEARCH_TABLES = {
 } as const;
 
 export type SearchDimension = (typeof SEARCH_TABLES)[keyof typeof SEARCH_TABLES];
-
-export const SEARCH_DIMENSIONS: DimensionSource<SearchDimension> = {
-  table: 'search_console_dimensions_daily',
-  monthlyTable: 'search_console_dimensions_monthly',
-  tenDayTable: 'search_console_dimensions_tenday',
-  resourceColumn: 'search_console_site_id',
-  dimensionType: 'SearchDimension',
-  dimensions: Object.values(SEARCH_TABLES),
-  labelled: false,
-  metrics: SEARCH_COLUMNS,
-  sortBy: 'clicks',
-};
 
 export const SEARCH_METRICS = [
   metric('clicks', { kind: 'count', unit: 'clicks', definition: 'Clicks from search results.', aggregation: 'Summed over days and sites.', whenNull: REPORTED }),
