@@ -3,8 +3,8 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { notFound } from '../../contract/errors';
-import { previousPeriod } from '../../time/day-range';
-import { eachDay } from '../../time/days';
+import { previousPeriod, type DayRange } from '../../time/day-range';
+import { eachDay, type IsoDay } from '../../time/days';
 import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { num, ratio } from '../ratios';
@@ -20,8 +20,11 @@ import {
   findEntity,
   periodSums,
   resultSums,
+  type AccountRow,
   type BreakdownSumsRow,
+  type EntityAggregateRow,
   type EntityRef,
+  type EntityTotalsRow,
   type InsightRows,
   type PeriodSumsRow,
   type ResultSumsRow,
@@ -53,6 +56,8 @@ function periodFigures(rows: PeriodSumsRow[], current: boolean) {
   return { total, reach };
 }
 
+type PeriodFigures = ReturnType<typeof periodFigures>;
+
 /** Results of the reported type (see resultSums): totals of both periods and the current one's days. */
 function resultFigures(rows: ResultSumsRow[]) {
   const totalOf = (current: boolean) => rows.find((row) => row.day === null && row.current === current);
@@ -66,13 +71,163 @@ function resultFigures(rows: ResultSumsRow[]) {
   };
 }
 
-function widgetsFrom(rows: BreakdownSumsRow[]) {
+type ResultFigures = ReturnType<typeof resultFigures>;
+
+/**
+ * Which insight rows each part reads. With an id filter, the entity's own rows (its campaign's for the
+ * campaign list); without, the rows of the accounts in reach.
+ */
+function insightRowsOf(reach: Reach, entity: EntityRef | null, accounts: AccountRow[]) {
+  const scope = { orgId: reach.orgId };
+  const inAccounts = { ...scope, accountIds: accountFilter(reach, accounts) };
+  const figures: InsightRows = entity ? { ...scope, level: entity.level, entityIds: [entity.id] } : { ...inAccounts, level: 'account' };
+  // Results are set per campaign (its optimisation goal): without a filter they are read from campaign rows.
+  const results: InsightRows = entity ? figures : { ...inAccounts, level: 'campaign' };
+  const campaigns = entity ? { ...scope, level: 'campaign' as const, entityIds: [entity.campaign_id] } : { ...inAccounts, level: 'campaign' as const };
+  return { figures, results, campaigns, accountIds: inAccounts.accountIds };
+}
+
+/**
+ * The campaign list (one more than `limit`, to tell a cut list) and, once it is read, its first
+ * campaigns again with the figures of their results (in the same order: spend, name, id).
+ */
+function campaignQueries(orgId: string, rows: InsightRows & { level: 'campaign' }, range: DayRange, limit: number) {
+  const list = entityTotals(rows, range, { limit: limit + 1 });
+  const top = list.then((listed) => {
+    const ids = listed.slice(0, Math.min(limit, TOP_CAMPAIGNS)).map((row) => row.id);
+    return ids.length === 0 ? [] : entityAggregates({ orgId, level: 'campaign', entityIds: ids }, range, { limit: ids.length });
+  });
+  return { list, top };
+}
+
+function kpisOf(current: PeriodFigures, outcome: ResultFigures): AdsOverviewData['kpis'] {
+  const spend = orZero(current.total?.spend);
+  const impressions = orZero(current.total?.impressions);
+  const clicks = orZero(current.total?.clicks);
+  return {
+    spend,
+    impressions,
+    reach: current.reach,
+    clicks,
+    ctr: ctrPercent(clicks, impressions) ?? 0,
+    cpc: ratio(spend, clicks) ?? 0,
+    videoViews: orZero(current.total?.video_views),
+    purchaseValue: orZero(current.total?.purchase_value),
+    results: outcome.results ?? 0,
+    resultType: outcome.resultType,
+    costPerResult: outcome.costPerResult,
+  };
+}
+
+function previousOf(before: PeriodFigures, outcome: ResultFigures): AdsOverviewData['previous'] {
+  return {
+    spend: orZero(before.total?.spend),
+    results: outcome.previousResults,
+    impressions: orZero(before.total?.impressions),
+    clicks: orZero(before.total?.clicks),
+    reach: before.reach,
+  };
+}
+
+/** Funds summed over the accounts read (see accountsInReach). */
+function fundsOf(accounts: AccountRow[]): AdsOverviewData['funds'] {
+  return {
+    balance: num(accounts[0]?.total_balance),
+    spent: num(accounts[0]?.total_spent),
+    cap: num(accounts[0]?.total_cap),
+  };
+}
+
+function lowBalanceRow(account: AccountRow): AdsOverviewData['lowBalance'][number] {
+  return {
+    accountName: account.name,
+    balance: orZero(account.balance),
+    threshold: orZero(account.low_balance_threshold),
+    currency: account.currency,
+  };
+}
+
+/** Every day of the range, with zeros for a day without rows. */
+function seriesOf(sums: PeriodSumsRow[], outcome: ResultFigures, from: IsoDay, to: IsoDay): AdsOverviewData['series'] {
+  const daily = new Map(sums.filter((row) => row.day !== null && row.current).map((row) => [row.day, row]));
+  return eachDay(from, to).map((date) => {
+    const day = daily.get(date);
+    return {
+      date,
+      spend: orZero(day?.spend),
+      impressions: orZero(day?.impressions),
+      clicks: orZero(day?.clicks),
+      reach: orZero(day?.reach),
+      results: outcome.byDay.get(date) ?? 0,
+    };
+  });
+}
+
+function campaignRow(row: EntityTotalsRow): AdsOverviewData['campaigns'][number] {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    effectiveStatus: row.effective_status,
+    spend: orZero(row.spend),
+    impressions: orZero(row.impressions),
+    clicks: orZero(row.clicks),
+    ctr: ctrPercent(orZero(row.clicks), orZero(row.impressions)) ?? 0,
+    account: accountLineage(row),
+    client: clientLineage(row),
+  };
+}
+
+function topCampaignRow(row: EntityAggregateRow): AdsOverviewData['widgets']['topCampaigns'][number] {
+  const figures = entityFigures(row);
+  return {
+    platformId: row.platform_id,
+    name: row.name,
+    spend: figures.spend,
+    results: figures.results,
+    resultType: figures.resultType,
+    costPerResult: figures.costPerResult,
+    ctr: figures.ctr ?? 0,
+    status: row.status,
+  };
+}
+
+function breakdownWidgets(rows: BreakdownSumsRow[]) {
   const of = (breakdown: BreakdownSumsRow['breakdown']) => rows.filter((row) => row.breakdown === breakdown);
   const sums = (row: BreakdownSumsRow) => ({ impressions: orZero(row.impressions), spend: orZero(row.spend), clicks: orZero(row.clicks) });
   return {
     ageGender: of('age_gender').map((row) => ({ age: row.key1, gender: row.key2, ...sums(row), reach: orZero(row.reach) })),
     platforms: of('platform').map((row) => ({ platform: row.key1, ...sums(row) })),
     placements: of('placement').map((row) => ({ platform: row.key1, position: row.key2, ...sums(row) })),
+  };
+}
+
+/** The funnel and the video widget read the KPIs' period; the others have rows of their own. */
+function widgetsOf(
+  kpis: AdsOverviewData['kpis'],
+  current: PeriodFigures,
+  topCampaigns: EntityAggregateRow[],
+  breakdowns: BreakdownSumsRow[],
+): AdsOverviewData['widgets'] {
+  return {
+    funnel: {
+      impressions: kpis.impressions,
+      reach: kpis.reach,
+      clicks: kpis.clicks,
+      linkClicks: orZero(current.total?.link_clicks),
+      results: kpis.results,
+      resultType: kpis.resultType,
+    },
+    topCampaigns: topCampaigns.map(topCampaignRow),
+    ...breakdownWidgets(breakdowns),
+    video: {
+      views3s: orZero(current.total?.video_3s_views),
+      thruplay: orZero(current.total?.thruplays),
+      p25: orZero(current.total?.video_p25),
+      p50: orZero(current.total?.video_p50),
+      p75: orZero(current.total?.video_p75),
+      p100: orZero(current.total?.video_p100),
+    },
   };
 }
 
@@ -86,127 +241,31 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { l
   const accounts = await accountsInReach(reach, entity?.account_id);
   const accountIds = accounts.map((account) => account.id);
 
-  const scope = { orgId: reach.orgId };
-  const inAccounts = { ...scope, accountIds: accountFilter(reach, accounts) };
-  const figureRows: InsightRows = entity ? { ...scope, level: entity.level, entityIds: [entity.id] } : { ...inAccounts, level: 'account' };
-  // Results are set per campaign (its optimisation goal): without a filter they are read from campaign rows.
-  const resultRows: InsightRows = entity ? figureRows : { ...inAccounts, level: 'campaign' };
-  const campaignRows = entity ? { ...scope, level: 'campaign' as const, entityIds: [entity.campaign_id] } : { ...inAccounts, level: 'campaign' as const };
-
-  const campaignList = entityTotals(campaignRows, { from, to }, { limit: limit + 1 });
-  // The list's first campaigns again, with the figures of their results (in the same order: spend, name, id).
-  const topCampaignRows = campaignList.then((rows) => {
-    const ids = rows.slice(0, Math.min(limit, TOP_CAMPAIGNS)).map((row) => row.id);
-    return ids.length === 0 ? [] : entityAggregates({ ...scope, level: 'campaign', entityIds: ids }, { from, to }, { limit: ids.length });
-  });
-
+  const rows = insightRowsOf(reach, entity, accounts);
+  const campaignList = campaignQueries(reach.orgId, rows.campaigns, { from, to }, limit);
   const [sums, results, campaigns, topCampaigns, breakdowns, syncs] = await Promise.all([
-    periodSums(figureRows, range),
-    resultSums(resultRows, range),
-    campaignList,
-    topCampaignRows,
+    periodSums(rows.figures, range),
+    resultSums(rows.results, range),
+    campaignList.list,
+    campaignList.top,
     // Account-level breakdowns cannot be narrowed to an entity honestly: empty with a filter (see the description).
-    entity ? Promise.resolve([]) : accountBreakdownSums(reach.orgId, inAccounts.accountIds, from, to),
+    entity ? Promise.resolve([]) : accountBreakdownSums(reach.orgId, rows.accountIds, from, to),
     lastSuccessfulSyncs(accountIds),
   ]);
 
   const current = periodFigures(sums, true);
-  const before = periodFigures(sums, false);
   const outcome = resultFigures(results);
-  const spend = orZero(current.total?.spend);
-  const impressions = orZero(current.total?.impressions);
-  const clicks = orZero(current.total?.clicks);
-  const daily = new Map(sums.filter((row) => row.day !== null && row.current).map((row) => [row.day, row]));
+  const kpis = kpisOf(current, outcome);
   const listed = capRows(campaigns, limit);
   const lowBalance = capRows(accounts.filter((account) => account.low_balance), LIST_CAP);
-
   const data: AdsOverviewData = {
-    kpis: {
-      spend,
-      impressions,
-      reach: current.reach,
-      clicks,
-      ctr: ctrPercent(clicks, impressions) ?? 0,
-      cpc: ratio(spend, clicks) ?? 0,
-      videoViews: orZero(current.total?.video_views),
-      purchaseValue: orZero(current.total?.purchase_value),
-      results: outcome.results ?? 0,
-      resultType: outcome.resultType,
-      costPerResult: outcome.costPerResult,
-    },
-    previous: {
-      spend: orZero(before.total?.spend),
-      results: outcome.previousResults,
-      impressions: orZero(before.total?.impressions),
-      clicks: orZero(before.total?.clicks),
-      reach: before.reach,
-    },
-    funds: {
-      balance: num(accounts[0]?.total_balance),
-      spent: num(accounts[0]?.total_spent),
-      cap: num(accounts[0]?.total_cap),
-    },
-    lowBalance: lowBalance.rows.map((account) => ({
-      accountName: account.name,
-      balance: orZero(account.balance),
-      threshold: orZero(account.low_balance_threshold),
-      currency: account.currency,
-    })),
-    series: eachDay(from, to).map((date) => {
-      const day = daily.get(date);
-      return {
-        date,
-        spend: orZero(day?.spend),
-        impressions: orZero(day?.impressions),
-        clicks: orZero(day?.clicks),
-        reach: orZero(day?.reach),
-        results: outcome.byDay.get(date) ?? 0,
-      };
-    }),
-    campaigns: listed.rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      effectiveStatus: row.effective_status,
-      spend: orZero(row.spend),
-      impressions: orZero(row.impressions),
-      clicks: orZero(row.clicks),
-      ctr: ctrPercent(orZero(row.clicks), orZero(row.impressions)) ?? 0,
-      account: accountLineage(row),
-      client: clientLineage(row),
-    })),
-    widgets: {
-      funnel: {
-        impressions,
-        reach: current.reach,
-        clicks,
-        linkClicks: orZero(current.total?.link_clicks),
-        results: outcome.results ?? 0,
-        resultType: outcome.resultType,
-      },
-      topCampaigns: topCampaigns.map((row) => {
-        const figures = entityFigures(row);
-        return {
-          platformId: row.platform_id,
-          name: row.name,
-          spend: figures.spend,
-          results: figures.results,
-          resultType: figures.resultType,
-          costPerResult: figures.costPerResult,
-          ctr: figures.ctr ?? 0,
-          status: row.status,
-        };
-      }),
-      ...widgetsFrom(breakdowns),
-      video: {
-        views3s: orZero(current.total?.video_3s_views),
-        thruplay: orZero(current.total?.thruplays),
-        p25: orZero(current.total?.video_p25),
-        p50: orZero(current.total?.video_p50),
-        p75: orZero(current.total?.video_p75),
-        p100: orZero(current.total?.video_p100),
-      },
-    },
+    kpis,
+    previous: previousOf(periodFigures(sums, false), outcome),
+    funds: fundsOf(accounts),
+    lowBalance: lowBalance.rows.map(lowBalanceRow),
+    series: seriesOf(sums, outcome, from, to),
+    campaigns: listed.rows.map(campaignRow),
+    widgets: widgetsOf(kpis, current, topCampaigns, breakdowns),
   };
   return envelope(data, {
     syncedAt: oldestSync(syncs, accountIds),
