@@ -94,6 +94,8 @@ export interface RequestOptions {
 
 export interface TestServer {
   origin: string;
+  /** The server's process id. */
+  pid: number;
   /** The Redis key prefix of this server's limiter (unique per server). */
   rateLimitPrefix: string;
   standIn: UpstashStandIn | null;
@@ -162,6 +164,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
 
   return {
     origin,
+    pid: child.pid!,
     rateLimitPrefix,
     standIn,
     logs: () => output,
