@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { startUpstashRest, type UpstashRest } from '../../scripts/cluster/upstash-rest';
 import { NEXT_BIN, SERVER_SCRIPT } from './production-server';
-import { startUpstashStandIn, type UpstashStandIn } from './upstash-standin';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_DIST_DIR = '.next-test';
@@ -98,7 +98,7 @@ export interface TestServer {
   pid: number;
   /** The Redis key prefix of this server's limiter (unique per server). */
   rateLimitPrefix: string;
-  standIn: UpstashStandIn | null;
+  standIn: UpstashRest | null;
   /** Everything the server printed so far. */
   logs(): string;
   request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
@@ -116,7 +116,7 @@ export interface ServerOptions {
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {
   await ensureTestBuild();
   const upstash = options.upstash ?? 'standin';
-  const standIn = upstash === 'standin' ? await startUpstashStandIn() : null;
+  const standIn = upstash === 'standin' ? await startUpstashRest() : null;
   const target = typeof upstash === 'object' ? upstash : standIn;
   const upstashEnv = target ? { UPSTASH_REDIS_REST_URL: target.url, UPSTASH_REDIS_REST_TOKEN: target.token } : {};
   const rateLimitPrefix = `metrics-test:${randomBytes(6).toString('hex')}`;
