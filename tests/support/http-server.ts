@@ -9,8 +9,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../scripts/cluster/processes';
 import { startUpstashRest, type UpstashRest } from '../../scripts/cluster/upstash-rest';
 import { NEXT_BIN, SERVER_SCRIPT } from './production-server';
 
@@ -71,17 +71,6 @@ export async function ensureTestBuild(): Promise<void> {
     }
     // Dated at its start: a file edited while it ran is newer, so the next run builds again.
     utimesSync(BUILD_ID, startedAt, startedAt);
-  });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 
