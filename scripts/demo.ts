@@ -4,29 +4,12 @@
 // `npm run demo:db` (`--database-only`) does the same without the server (no build either): the
 // database runs until Ctrl-C, for `npm run dev` or `npm run key:create` against it.
 import { spawn } from 'node:child_process';
-import pg from 'pg';
-import { applyMigrations } from '../prisma/migrate';
-import { seedDatabase } from '../prisma/seed';
-import { createApiKey } from '../lib/auth/api-keys';
-import { SCOPES } from '../lib/contract/scopes';
-import { closeDb, prisma } from '../lib/db';
+import { mintDemoKey, prepareDemoDatabase } from './demo-data';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 
 const PORT = Number(process.env.PORT ?? 3000);
 const DATABASE_ONLY = process.argv.includes('--database-only');
-const DEMO_ORG = 'demo-agency';
 const log = (line: string) => console.log(`[demo] ${line}`);
-
-async function isEmpty(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
-    return rows[0]!.n === 0;
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
@@ -40,23 +23,8 @@ async function main(): Promise<void> {
   // lib/db reads DATABASE_URL when it first connects.
   process.env.DATABASE_URL = url;
 
-  for (const name of await applyMigrations(url)) log(`applied migration ${name}`);
-  if (await isEmpty(url)) {
-    log('seeding demo data (first start only)…');
-    const result = await seedDatabase(url, { scale: 'demo', log: (line) => log(`  ${line}`) });
-    log(`demo data ready in ${(result.elapsedMs / 1000).toFixed(1)} s`);
-  }
-
-  const org = await prisma().organization.findUniqueOrThrow({ where: { slug: DEMO_ORG } });
-  const { key } = await createApiKey({
-    orgId: org.id,
-    name: `demo key ${new Date().toISOString().slice(0, 16)}`,
-    scopes: [...SCOPES],
-    clientIds: null,
-    expiresAt: null,
-    createdById: null,
-  });
-  await closeDb();
+  await prepareDemoDatabase(url, log);
+  const key = await mintDemoKey();
 
   if (DATABASE_ONLY) {
     console.log(`

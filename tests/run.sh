@@ -29,24 +29,30 @@ ensure_redis() {
   exit 1
 }
 
-ensure_chromium() {
-  if [ -x /usr/bin/chromium ]; then return; fi
-  step "installing Debian's Chromium for the browser tests"
+# Debian's packages that the tests run: Chromium (browser tests), HAProxy and PgBouncer (the cluster
+# test, tests/cluster). Installed when missing, as root; otherwise the command to install them.
+ensure_packages() {
+  local missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+  [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+  if [ ${#missing[@]} -eq 0 ]; then return; fi
+  step "installing Debian's ${missing[*]} for the tests"
   if [ "$(id -u)" -ne 0 ]; then
-    echo "The browser tests need /usr/bin/chromium: run 'apt-get install -y chromium' as root." >&2
+    echo "The tests need ${missing[*]}: run 'apt-get install -y ${missing[*]}' as root." >&2
     exit 1
   fi
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
 ensure_postgres
 ensure_redis
-ensure_chromium
+ensure_packages
 
 step "typecheck";   npx tsc --noEmit
 step "lint";        npx eslint --max-warnings 0 .
-step "unit and integration tests (vitest)"
+step "unit, integration and cluster tests (vitest)"
 npx vitest run
 step "browser tests (Playwright on Debian's Chromium)"
 npx playwright test

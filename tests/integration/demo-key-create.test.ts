@@ -11,8 +11,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
+import { freePort } from '../../scripts/cluster/processes';
 import { expectContract } from '../support/contract';
-import { freePort, startTestServer, type TestServer } from '../support/http-server';
+import { startTestServer, type TestServer } from '../support/http-server';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LINKED = ['package.json', 'tsconfig.json', 'node_modules', 'lib', 'prisma'];

@@ -595,7 +595,7 @@ async function expectHealthy(): Promise<void> {
   livenessChecks += 1;
   const response = await send('/api/health');
   expect(response.status, 'the liveness check after a batch').toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok' });
+  expect(await response.json()).toEqual({ status: 'ok', instance: expect.any(String) });
 }
 
 /** Sends a batch with CONCURRENCY workers (each with its own keys), then checks the server is live. */

@@ -2,6 +2,7 @@
 // gate authenticates and rate-limits before anything else runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
 // id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
@@ -362,7 +363,8 @@ describe('routes outside the gate', () => {
   it('/api/health is live and /api/health/ready reports the database and the limiter', async () => {
     const live = await server.request('/api/health');
     expect(live.status).toBe(200);
-    expect(await live.json()).toEqual({ status: 'ok' });
+    // The instance that answered: INSTANCE_ID, unset here, else this machine's name and the server's process id.
+    expect(await live.json()).toEqual({ status: 'ok', instance: `${hostname()}:${server.pid}` });
     expect(live.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(live.headers.get('x-ratelimit-limit')).toBeNull();
     const ready = await server.request('/api/health/ready');

@@ -39,7 +39,7 @@ function get(pathAndQuery: string, key?: string): Promise<Response> {
 async function expectHealthy(): Promise<void> {
   const response = await get('/api/health');
   expect(response.status).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ok' });
+  expect(await response.json()).toEqual({ status: 'ok', instance: expect.any(String) });
 }
 
 async function expectInvalid(pathAndQuery: string, key: string, errors: { path: string; message: string }[]): Promise<void> {

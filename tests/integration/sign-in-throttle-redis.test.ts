@@ -1,17 +1,17 @@
 // The sign-in throttle counted in Redis: the real @upstash/redis client against the Upstash stand-in
-// in front of the machine's real Redis (tests/support/upstash-standin.ts), as the rate limiter's tests do.
+// in front of the machine's real Redis (scripts/cluster/upstash-rest.ts), as the rate limiter's tests do.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFailureLog, upstashFailureLog, withFallback } from '@/lib/session/failure-log';
 import { SIGN_IN_RULES, SignInThrottle, type FailureLogs } from '@/lib/session/throttle';
-import { startUpstashStandIn, type UpstashStandIn } from '../support/upstash-standin';
+import { startUpstashRest, type UpstashRest } from '../../scripts/cluster/upstash-rest';
 
 const MINUTE = 60_000;
-let standIn: UpstashStandIn;
+let standIn: UpstashRest;
 const prefix = `test-sign-in-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  standIn = await startUpstashStandIn();
+  standIn = await startUpstashRest();
 });
 
 afterAll(async () => {

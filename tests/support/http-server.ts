@@ -9,10 +9,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../scripts/cluster/processes';
+import { startUpstashRest, type UpstashRest } from '../../scripts/cluster/upstash-rest';
 import { NEXT_BIN, SERVER_SCRIPT } from './production-server';
-import { startUpstashStandIn, type UpstashStandIn } from './upstash-standin';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_DIST_DIR = '.next-test';
@@ -74,17 +74,6 @@ export async function ensureTestBuild(): Promise<void> {
   });
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface RequestOptions {
   key?: string;
   method?: string;
@@ -94,9 +83,11 @@ export interface RequestOptions {
 
 export interface TestServer {
   origin: string;
+  /** The server's process id. */
+  pid: number;
   /** The Redis key prefix of this server's limiter (unique per server). */
   rateLimitPrefix: string;
-  standIn: UpstashStandIn | null;
+  standIn: UpstashRest | null;
   /** Everything the server printed so far. */
   logs(): string;
   request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
@@ -114,7 +105,7 @@ export interface ServerOptions {
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {
   await ensureTestBuild();
   const upstash = options.upstash ?? 'standin';
-  const standIn = upstash === 'standin' ? await startUpstashStandIn() : null;
+  const standIn = upstash === 'standin' ? await startUpstashRest() : null;
   const target = typeof upstash === 'object' ? upstash : standIn;
   const upstashEnv = target ? { UPSTASH_REDIS_REST_URL: target.url, UPSTASH_REDIS_REST_TOKEN: target.token } : {};
   const rateLimitPrefix = `metrics-test:${randomBytes(6).toString('hex')}`;
@@ -162,6 +153,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
 
   return {
     origin,
+    pid: child.pid!,
     rateLimitPrefix,
     standIn,
     logs: () => output,

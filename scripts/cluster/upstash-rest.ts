@@ -1,7 +1,10 @@
-// A STAND-IN for Upstash Redis, for tests only: a small HTTP server that speaks Upstash's REST protocol
-// (single commands on POST /, POST /pipeline, POST /multi-exec, Bearer token, `Upstash-Encoding:
-// base64`) and runs every command on the machine's real Redis. @upstash/redis and @upstash/ratelimit
-// run unchanged against it, so the limiter's state lives in real Redis where tests can read it.
+// An Upstash-compatible REST endpoint in front of a real Redis: a small HTTP server that speaks
+// Upstash's REST protocol (single commands on POST /, POST /pipeline, POST /multi-exec, Bearer token,
+// `Upstash-Encoding: base64`) and runs every command on Redis. @upstash/redis and @upstash/ratelimit
+// run unchanged against it with UPSTASH_REDIS_REST_URL/TOKEN. No local Upstash emulator exists as a
+// package (Upstash's own is a container image), so this plays its part: for the cluster script
+// (`npm run demo:cluster`), whose instances share one Redis through it, and for the tests, which read
+// the limiter's state in Redis directly.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +20,7 @@ function connectRedis(url: string) {
   return client;
 }
 
-export interface UpstashStandIn {
+export interface UpstashRest {
   url: string;
   token: string;
   /** A direct connection to the same Redis, for tests to inspect. */
@@ -48,7 +51,7 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 /**
  * Upstash accepts the script flag `allow-key-locking` (used by @upstash/ratelimit), which this
- * machine's Redis 7.0 refuses. The stand-in drops that flag and remembers, for EVALSHA, which script
+ * machine's Redis 7.0 refuses. This endpoint drops that flag and remembers, for EVALSHA, which script
  * hash the client knows (the original's) and which one Redis knows (the stripped one's).
  */
 function withoutUpstashFlags(script: string): string {
@@ -59,7 +62,7 @@ function isCommand(value: unknown): value is (string | number)[] {
   return Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string' || typeof part === 'number');
 }
 
-export async function startUpstashStandIn(options: { redisUrl?: string; token?: string } = {}): Promise<UpstashStandIn> {
+export async function startUpstashRest(options: { redisUrl?: string; token?: string } = {}): Promise<UpstashRest> {
   const token = options.token ?? randomBytes(16).toString('hex');
   const redis = connectRedis(options.redisUrl ?? 'redis://127.0.0.1:6379');
   await redis.connect();

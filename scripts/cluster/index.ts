@@ -1,0 +1,205 @@
+// The service run as a deployment runs it, on one machine: a PostgreSQL primary with a streaming
+// replica, a Redis of its own behind an Upstash-compatible REST endpoint, optionally PgBouncer in
+// transaction mode, N instances of the production server (`npm start`, one shared build) and HAProxy
+// balancing over them. `npm run demo:cluster` (scripts/cluster/cli.ts) is a thin command over
+// startCluster; the cluster's integration test (tests/cluster/) runs the same code.
+//
+// Started in this order, stopped in the reverse one: primary (migrated, demo data seeded once),
+// replica, Redis, the REST endpoint, PgBouncer, the instances, HAProxy.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Scale } from '../../prisma/seed';
+import { prepareDemoDatabase } from '../demo-data';
+import { startHaproxy } from './haproxy';
+import { startPgBouncer } from './pgbouncer';
+import { startPrimary, startReplica } from './postgres';
+import { freePorts, requireProgram, Supervisor, waitFor } from './processes';
+import { startRedis } from './redis';
+import { startUpstashRest } from './upstash-rest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER_SCRIPT = path.join(ROOT, 'scripts/server.mjs');
+export const CLUSTER_DIR = path.join(ROOT, '.data', 'cluster');
+/** Each instance is a Next.js server of about 140 MB. */
+export const MAX_INSTANCES = 16;
+const INSTANCE_START_TIMEOUT_MS = 120_000;
+
+export interface ClusterOptions {
+  /** How many app instances (default 2). */
+  instances?: number;
+  /** PgBouncer in transaction mode between the instances and the primary (default off). */
+  pooler?: boolean;
+  /** Where everything lives (default .data/cluster); the primary's data is kept there across runs. */
+  dir?: string;
+  /** Start from an empty primary (the demo data is seeded again). */
+  fresh?: boolean;
+  /** The scale of the demo data seeded into an empty primary (default `demo`). */
+  scale?: Scale;
+  /** The production build the instances serve (default NEXT_DIST_DIR, else .next: where `next build` writes it). */
+  distDir?: string;
+  log?: (line: string) => void;
+  /** Aborting it during the start stops what was started at once; startCluster then throws. */
+  signal?: AbortSignal;
+}
+
+export interface ClusterInstance {
+  id: string;
+  url: string;
+  pid: number;
+  logFile: string;
+}
+
+export interface Cluster {
+  /** The balancer's URL, which is also the instances' APP_URL. */
+  url: string;
+  instances: ClusterInstance[];
+  primaryUrl: string;
+  replicaUrl: string;
+  /** PgBouncer's URL (the instances' DATABASE_URL) when the cluster has one. */
+  poolerUrl: string | null;
+  redisUrl: string;
+  upstash: { url: string; token: string };
+  /** Every process started, in the order of their start. */
+  processes: { name: string; pid: number }[];
+  logDir: string;
+  /** Seconds from the call to a cluster answering through the balancer. */
+  startupSeconds: number;
+  /** Stops everything, in the reverse order of the start. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export class ClusterError extends Error {}
+
+/** Finds every program and the build before anything starts: a missing piece fails at once, not after the seeding. */
+function checkPrerequisites(pooler: boolean, distDir: string) {
+  if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
+    throw new ClusterError(`No production build in ${distDir}/: run \`npx next build\` first (npm run demo:cluster does).`);
+  }
+  try {
+    return {
+      redis: requireProgram('redis-server', 'redis-server', 'the Redis the instances share'),
+      haproxy: requireProgram('haproxy', 'haproxy', 'the load balancer'),
+      pgbouncer: pooler ? requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler of --pooler') : null,
+    };
+  } catch (error) {
+    throw new ClusterError((error as Error).message);
+  }
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const startedAt = Date.now();
+  const count = options.instances ?? 2;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES) {
+    throw new ClusterError(`The number of instances must be a whole number from 1 to ${MAX_INSTANCES}, not ${count}.`);
+  }
+  const pooler = options.pooler ?? false;
+  const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? '.next';
+  const dir = path.resolve(options.dir ?? CLUSTER_DIR);
+  const log = options.log ?? ((line: string) => console.log(`[cluster] ${line}`));
+  const programs = checkPrerequisites(pooler, distDir);
+
+  const supervisor = new Supervisor(dir, log);
+  // Aborting stops what has started so far; the step under way then fails (its process is gone, or
+  // the supervisor refuses to start another) and the catch below reports the abort.
+  options.signal?.addEventListener('abort', () => void supervisor.stopAll(), { once: true });
+  try {
+    await supervisor.prepare();
+    if (options.fresh) {
+      log('fresh start: removing the primary kept from earlier runs');
+      await rm(path.join(dir, 'primary'), { recursive: true, force: true });
+    }
+    const primary = await startPrimary(supervisor, (url) => prepareDemoDatabase(url, log, options.scale));
+    const replica = await startReplica(supervisor, primary);
+
+    const redis = await startRedis(supervisor, programs.redis);
+    const upstash = await startUpstashRest({ redisUrl: redis.url });
+    supervisor.onStop('closing the Upstash REST endpoint', () => upstash.close());
+    log(`Upstash REST endpoint on ${upstash.url}, in front of that Redis`);
+
+    const poolerUrl = programs.pgbouncer ? (await startPgBouncer(supervisor, programs.pgbouncer, primary.url)).url : null;
+
+    const [balancerPort, ...ports] = await freePorts(count + 1);
+    const url = `http://127.0.0.1:${balancerPort}`;
+    const shared: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: '1',
+      APP_URL: url,
+      // The balancer sets X-Forwarded-For (and drops a caller's own).
+      TRUST_PROXY: '1',
+      // One secret for all: an OAuth interaction begun on one instance is finished on another.
+      OAUTH_COOKIE_SECRET: randomBytes(32).toString('base64url'),
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      DATABASE_URL: poolerUrl ?? primary.url,
+      DATABASE_REPLICA_URL: replica.url,
+      // PgBouncer 1.18 in transaction mode cannot keep a connection's prepared statements.
+      ...(poolerUrl ? { DATABASE_PREPARED_STATEMENTS: 'off' } : {}),
+    };
+    delete shared.PORT;
+    const instances = ports.map((port, index) => {
+      const id = `i${index + 1}`;
+      const service = supervisor.start(`instance ${id}`, process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
+        cwd: ROOT,
+        env: { ...shared, INSTANCE_ID: id },
+        // The server lets requests in flight finish for up to 5 s after SIGTERM.
+        stopSignal: 'SIGTERM',
+        graceMs: 10_000,
+      });
+      return { id, port, service };
+    });
+    log(`starting ${count} instance${count === 1 ? '' : 's'} of the production server (${distDir}/)…`);
+    await Promise.all(
+      instances.map(async ({ id, port, service }) => {
+        await waitFor(
+          `instance ${id} to be ready`,
+          async () => {
+            const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+            return response.status === 200 && ((await response.json()) as { status: string }).status === 'ready' ? true : undefined;
+          },
+          { timeoutMs: INSTANCE_START_TIMEOUT_MS, service },
+        );
+        log(`instance ${id} ready on 127.0.0.1:${port} (pid ${service.pid})`);
+      }),
+    );
+
+    const haproxy = await startHaproxy(supervisor, programs.haproxy, balancerPort!, instances);
+    const answered = new Set<string>();
+    await waitFor(
+      'every instance to answer through the balancer',
+      async () => {
+        const response = await fetch(`${url}/api/health`);
+        if (response.ok) answered.add(((await response.json()) as { instance: string }).instance);
+        return answered.size === count ? true : undefined;
+      },
+      { timeoutMs: 30_000, service: haproxy },
+    );
+    const startupSeconds = (Date.now() - startedAt) / 1000;
+    log(`cluster ready in ${startupSeconds.toFixed(1)} s`);
+
+    return {
+      url,
+      instances: instances.map(({ id, port, service }) => ({ id, url: `http://127.0.0.1:${port}`, pid: service.pid, logFile: service.logFile })),
+      primaryUrl: primary.url,
+      replicaUrl: replica.url,
+      poolerUrl,
+      redisUrl: redis.url,
+      upstash: { url: upstash.url, token: upstash.token },
+      processes: supervisor.services.map(({ name, pid }) => ({ name, pid })),
+      logDir: supervisor.logDir,
+      startupSeconds,
+      stop: () => supervisor.stopAll(),
+    };
+  } catch (error) {
+    if (options.signal?.aborted) {
+      await supervisor.stopAll();
+      throw new ClusterError('Stopped before the cluster was ready.');
+    }
+    log('the start failed: stopping what was started');
+    await supervisor.stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,240 @@
+// The cluster's child processes, and the order they stop in. Each runs in a process group of its own
+// (detached), so that Ctrl-C in the terminal reaches only the orchestrator, which then stops them one
+// by one in the reverse order of their start (the balancer before the instances, the instances before
+// their databases) instead of all of them at once. Their output goes to a log file each, which
+// outlives them and never blocks them when the orchestrator is gone.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Service {
+  name: string;
+  pid: number;
+  logFile: string;
+  /** The exit code, or the signal's name; null while it runs. */
+  exitStatus(): string | null;
+  /** Sends the program's own "shut down cleanly" signal, and kills it if it is still there after its grace time. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Runs the process as this user (set when the orchestrator runs as root, see postgresOsUser). */
+  user?: { uid: number; gid: number };
+  stopSignal: NodeJS.Signals;
+  graceMs: number;
+}
+
+/** What processes.json keeps of a started process, so that a later run can stop it if this one was killed. */
+interface StartedProcess {
+  name: string;
+  pid: number;
+  command: string;
+  stopSignal: NodeJS.Signals;
+  graceMs: number;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` is still the process that was started (and not another one that got its id since). */
+function isSame(record: StartedProcess): boolean {
+  try {
+    // startsWith: some programs rewrite their title there (redis-server appends its address).
+    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').startsWith(record.command);
+  } catch {
+    return false;
+  }
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+/** The last lines of a log, for an error message. */
+export function logTail(logFile: string, lines = 15): string {
+  if (!existsSync(logFile)) return '';
+  return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Starts processes and other pieces, and stops them again in the reverse order: every piece registers
+ * how it stops as soon as it exists, so a start that fails halfway stops exactly what it had started.
+ */
+export class Supervisor {
+  readonly logDir: string;
+  readonly services: Service[] = [];
+  private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private readonly recordsFile: string;
+  private readonly records: StartedProcess[] = [];
+  private stopping: Promise<void> | undefined;
+  /** The last resort when the orchestrator exits without stopping (an uncaught error): nothing is left running. */
+  private readonly killAll = () => {
+    for (const service of this.services) if (service.exitStatus() === null && isAlive(service.pid)) process.kill(service.pid, 'SIGKILL');
+  };
+
+  constructor(
+    readonly dir: string,
+    readonly log: (line: string) => void,
+  ) {
+    this.logDir = path.join(dir, 'logs');
+    this.recordsFile = path.join(dir, 'processes.json');
+    process.on('exit', this.killAll);
+  }
+
+  /** Creates the folders, and stops what a previous run that was killed left running. */
+  async prepare(): Promise<void> {
+    await mkdir(this.logDir, { recursive: true });
+    if (!existsSync(this.recordsFile)) return;
+    const left = (JSON.parse(readFileSync(this.recordsFile, 'utf8')) as StartedProcess[]).filter((record) => isAlive(record.pid) && isSame(record));
+    for (const record of left.reverse()) {
+      this.log(`stopping ${record.name} (pid ${record.pid}), left running by an earlier run`);
+      process.kill(record.pid, record.stopSignal);
+      if (!(await waitForExit(record.pid, record.graceMs))) process.kill(record.pid, 'SIGKILL');
+    }
+    rmSync(this.recordsFile);
+  }
+
+  start(name: string, command: string, args: string[], options: ServiceOptions): Service {
+    // Once the shutdown has begun nothing new starts: it would be left out of it.
+    if (this.stopping) throw new Error(`not starting ${name}: the cluster is stopping`);
+    const logFile = path.join(this.logDir, `${name.replaceAll(' ', '-')}.log`);
+    // Each run's logs from the start: the previous run's processes are stopped by then (see prepare).
+    const log = openSync(logFile, 'w');
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', log, log], detached: true, ...options.user });
+    closeSync(log);
+    let status: string | null = null;
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        status = signal ?? String(code);
+        if (!this.stopping) this.log(`${name} exited unexpectedly (${status}); see ${logFile}`);
+        resolve();
+      });
+      // A command that cannot be started (not found, not executable) fails here, with no exit event.
+      child.once('error', (error) => {
+        status = error.message;
+        resolve();
+      });
+    });
+    const service: Service = {
+      name,
+      pid: child.pid ?? -1,
+      logFile,
+      exitStatus: () => status,
+      async stop() {
+        if (status !== null) return;
+        child.kill(options.stopSignal);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), options.graceMs)));
+        if ((await Promise.race([exited, late])) === 'late') {
+          child.kill('SIGKILL');
+          await exited;
+        }
+        clearTimeout(timer);
+      },
+    };
+    this.services.push(service);
+    this.onStop(`stopping ${name} (pid ${service.pid})`, () => service.stop());
+    if (child.pid !== undefined) {
+      this.records.push({ name, pid: child.pid, command, stopSignal: options.stopSignal, graceMs: options.graceMs });
+      writeFileSync(this.recordsFile, JSON.stringify(this.records, null, 1));
+    }
+    return service;
+  }
+
+  /** Registers a step of the shutdown; steps run in the reverse order of their registration. */
+  onStop(name: string, run: () => Promise<void>): void {
+    this.steps.push({ name, run });
+  }
+
+  /** Runs every shutdown step once, in order; a step that fails is reported and the others still run. */
+  stopAll(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (let step = this.steps.pop(); step; step = this.steps.pop()) {
+        this.log(step.name);
+        try {
+          await step.run();
+        } catch (error) {
+          this.log(`${step.name} failed: ${(error as Error).message}`);
+        }
+      }
+      rmSync(this.recordsFile, { force: true });
+      process.off('exit', this.killAll);
+    })();
+    return this.stopping;
+  }
+}
+
+/**
+ * Waits until `probe` answers something other than undefined. Fails when `timeoutMs` passes, or at
+ * once when `service` exits meanwhile, with the end of its log.
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, options: { timeoutMs: number; service?: Service }): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs;
+  const { service } = options;
+  const logEnd = () => (service ? ` The end of ${service.logFile}:\n${logTail(service.logFile)}` : '');
+  let lastError = '';
+  for (;;) {
+    if (service && service.exitStatus() !== null) throw new Error(`${service.name} exited (${service.exitStatus()}) before ${what}.${logEnd()}`);
+    try {
+      const answer = await probe();
+      if (answer !== undefined) return answer;
+    } catch (error) {
+      lastError = (error as Error).message;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${options.timeoutMs / 1000} s waiting for ${what}${lastError ? ` (last error: ${lastError})` : ''}.${logEnd()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * TCP ports on the loopback address that nothing listens on at the moment, all different: each is held
+ * until all are found.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+/**
+ * The path of a program from the operating system's packages, or an error saying how to install it.
+ * /usr/sbin is searched too: haproxy and pgbouncer live there and a non-root PATH often lacks it.
+ */
+export function requireProgram(name: string, debianPackage: string, purpose: string): string {
+  const folders = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
+  const found = folders.filter(Boolean).map((folder) => path.join(folder, name)).find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`${name} (${purpose}) is not installed. On Debian or Ubuntu: sudo apt-get install -y ${debianPackage}`);
+  return found;
+}

@@ -1,0 +1,41 @@
+// The cluster's own Redis (the machine's redis-server on a free port; the one on 6379 is left alone):
+// the rate limiter's and the sign-in throttle's counts, shared by every instance through the
+// Upstash REST endpoint. Nothing is persisted: counts are worth a minute at most.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createClient } from 'redis';
+import { freePort, waitFor, type Service, type Supervisor } from './processes';
+
+export interface RedisServer {
+  service: Service;
+  url: string;
+}
+
+export async function startRedis(supervisor: Supervisor, program: string): Promise<RedisServer> {
+  const dataDir = path.join(supervisor.dir, 'redis');
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const service = supervisor.start(
+    'redis',
+    program,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir, '--daemonize', 'no'],
+    { stopSignal: 'SIGTERM', graceMs: 10_000 },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  await waitFor(
+    'Redis to answer PING',
+    async () => {
+      const client = createClient({ url, disableOfflineQueue: true });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        return (await client.ping()) === 'PONG' ? true : undefined;
+      } finally {
+        client.destroy();
+      }
+    },
+    { timeoutMs: 30_000, service },
+  );
+  supervisor.log(`Redis listening on 127.0.0.1:${port} (pid ${service.pid})`);
+  return { service, url };
+}
