@@ -4,6 +4,10 @@
 // - `consume` is one conditional UPDATE: of two concurrent uses of one code or refresh token exactly
 //   one wins; the other is refused as `invalid_grant` without being taken for a replay (which would
 //   revoke the whole grant).
+// - A rotated refresh token is found as missing (plain `invalid_grant`, the grant lives on) while it
+//   is within ROTATION_RACE_GRACE_S of its rotation and its successor is unused: that is a request that
+//   lost the race to the rotation. Otherwise it is found consumed, and the provider treats it as a
+//   replay and revokes the grant. All of it is decided in the database, so it holds across processes.
 // - Expired rows are never returned and are deleted in the background, at most every ten minutes.
 // - A dynamically registered client expires a day after registration unless a grant is approved for
 //   it (the consent step clears its expiry): abandoned registrations do not pile up.
@@ -23,6 +27,12 @@ const HASHED_MODELS = new Set([
 ]);
 
 export const UNUSED_REGISTRATION_LIFETIME_S = 24 * 60 * 60;
+/**
+ * How long after its rotation a refresh token presented again is taken for a request that raced the
+ * rotation (several processes of one client sharing the token) rather than for a replay, as long as
+ * its successor is unused. Short, so that a stolen token replayed later is still caught.
+ */
+export const ROTATION_RACE_GRACE_S = 30;
 const CLEANUP_INTERVAL_MS = 10 * 60_000;
 
 const globalForCleanup = globalThis as unknown as { oauthCleanupAt?: number };
@@ -49,7 +59,18 @@ function scheduleCleanup(now = Date.now()): void {
 interface PayloadRow {
   payload: AdapterPayload;
   consumed: boolean;
+  raced: boolean;
 }
+
+/**
+ * Of a refresh token row (`token`): rotated within the grace, and no later token of its grant used
+ * since. A grant has one chain of refresh tokens (every approval makes its own grant), numbered by the
+ * provider's `rotations`, so "a later token used" is one consumed with a higher number.
+ */
+const LOST_ROTATION_RACE = `(token.consumed_at > now() - make_interval(secs => ${ROTATION_RACE_GRACE_S})
+  AND NOT EXISTS (SELECT 1 FROM oauth_payloads later
+                   WHERE later.model = 'RefreshToken' AND later.grant_id = token.grant_id AND later.consumed_at IS NOT NULL
+                     AND (later.payload->>'rotations')::int > (token.payload->>'rotations')::int))`;
 
 export class PostgresAdapter implements Adapter {
   constructor(private readonly model: string) {}
@@ -83,11 +104,12 @@ export class PostgresAdapter implements Adapter {
 
   private async findWhere(condition: string, value: string, id?: string): Promise<AdapterPayload | undefined> {
     const [row] = await sql<PayloadRow>(
-      `SELECT payload, consumed_at IS NOT NULL AS consumed FROM oauth_payloads
+      `SELECT payload, consumed_at IS NOT NULL AS consumed, ${this.model === 'RefreshToken' ? LOST_ROTATION_RACE : 'false'} AS raced
+         FROM oauth_payloads token
         WHERE model = $1 AND ${condition} = $2 AND (expires_at IS NULL OR expires_at > now())`,
       [this.model, value],
     );
-    if (!row) return undefined;
+    if (!row || row.raced) return undefined;
     const payload: AdapterPayload = { ...row.payload, ...(row.consumed ? { consumed: true } : {}) };
     if (id !== undefined && HASHED_MODELS.has(this.model)) payload.jti = id;
     return payload;

@@ -1,68 +1,101 @@
 // Client ID Metadata Documents: a `client_id` that is an https URL is the address of the client's
-// metadata. oidc-provider fetches it (redirects refused, only a 200 accepted, the body size capped,
-// cached for the document's max-age between 30 s and a day, and its own check of the connected
-// address). Before any fetch we resolve the host and refuse private, loopback, link-local and other
-// special-use addresses, so a `client_id` can never make the server call into its own network.
+// metadata. oidc-provider fetches it (only a 200 accepted, the body size capped, cached for the
+// document's max-age between 30 s and a day). The fetch is ours (fetchClientMetadata), so that a
+// `client_id` can never make the server call into its own network:
+// - only global unicast addresses are fetched from (isFetchableAddress), judged on the addresses the
+//   connection is actually made to: the host is resolved once, checked, and connected to as checked,
+//   so a name that resolves differently the second time (DNS rebinding) gains nothing;
+// - redirects are never followed (a 3xx is refused like any answer but 200), so no redirect can lead
+//   to a private address;
+// - allowFetch refuses early what can be known before the fetch: not https, or a host that is, or
+//   resolves to, an address that is not global unicast.
 //
 // OAUTH_CIMD_ALLOW_LOOPBACK=1 is a test-only setting: it lets the end-to-end tests serve a document
-// from a local https server. It never allows private or link-local networks.
+// from a local https server. It allows loopback addresses and nothing else.
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { normaliseClientMetadata } from './request-rules';
 
 export const METADATA_DOCUMENT_TIMEOUT_MS = 5_000;
 export const METADATA_DOCUMENT_MAX_BYTES = 20 * 1024;
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+/** 2000::/3, the IPv6 global unicast space (RFC 4291 §2.4). */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/**
+ * The notation ::a.b.c.d of an IPv4-compatible address (::/96), which glibc prints such addresses in.
+ * ipaddr.js reads exactly this notation as IPv4-mapped (::ffff:a.b.c.d), so it is refused before.
+ */
+const IPV4_COMPATIBLE_NOTATION = /^::\d+\.\d+\.\d+\.\d+$/;
 
 function loopbackAllowed(): boolean {
   return process.env.OAUTH_CIMD_ALLOW_LOOPBACK === '1';
 }
 
-/** Whether a resolved address may be fetched from. */
+/**
+ * Whether an address may be fetched from: global unicast only, by ipaddr.js's classification of the
+ * special-purpose registries (private, loopback, link-local, CGNAT, multicast, reserved, documentation,
+ * benchmarking, unique-local, site-local...). An IPv4-mapped address (::ffff:a.b.c.d, the form in which a
+ * dual-stack socket reports an IPv4 peer) is judged as the IPv4 address it is. Every other address that
+ * wraps an IPv4 one (IPv4-compatible ::/96, 6to4, Teredo, NAT64) is refused outright: it reaches
+ * whatever address it wraps, and no client's metadata is served from one. IPv6 must also be in
+ * 2000::/3, as ipaddr.js calls `unicast` whatever its lists do not name (::7f00:1, unassigned space
+ * such as 4000::/3).
+ */
 export function isFetchableAddress(address: string): boolean {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  // (BlockList itself treats IPv4 rules as covering their mapped forms, so mapped ranges are not listed.)
-  if (family === 'ipv6' && /^::ffff:/i.test(address)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    return mapped !== undefined && isFetchableAddress(mapped);
+  if (!isIP(address) || IPV4_COMPATIBLE_NOTATION.test(address)) return false;
+  const ip = ipaddr.process(address);
+  const range = ip.range();
+  if (range === 'loopback') return loopbackAllowed();
+  if (range !== 'unicast') return false;
+  return ip.kind() === 'ipv4' || ip.match(GLOBAL_UNICAST_V6);
+}
+
+/** Every address of a host (an IP address is its own), or an error when any of them may not be fetched from. */
+async function fetchableAddresses(host: string): Promise<{ address: string; family: number }[]> {
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  if (addresses.length === 0 || !addresses.every(({ address }) => isFetchableAddress(address))) {
+    throw new Error(`${host} is not a public address or resolves to one that is not`);
   }
-  if (LOOPBACK.check(address, family)) return loopbackAllowed();
-  return !NOT_PUBLIC.check(address, family);
+  return addresses;
 }
 
 /** features.clientIdMetadataDocument.allowFetch: https only, and every address of the host public. */
 export async function allowMetadataDocumentFetch(clientId: string): Promise<boolean> {
   const url = URL.parse(clientId);
   if (!url || url.protocol !== 'https:') return false;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
   try {
-    const addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true, verbatim: true });
-    return addresses.length > 0 && addresses.every(({ address }) => isFetchableAddress(address));
+    await fetchableAddresses(url.hostname.replace(/^\[|\]$/g, ''));
+    return true;
   } catch {
     return false;
   }
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
-  if (!response.body) return new Uint8Array();
+/** The connection's own name resolution: what it connects to is what was checked. */
+const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  fetchableAddresses(hostname).then(
+    (addresses) => {
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    },
+    (error: NodeJS.ErrnoException) => callback(error, ''),
+  );
+};
+
+/**
+ * A connection pool of its own, replacing the provider's (which checks the connected address against a
+ * shorter list and refuses loopback even under the test setting). An IP address in the URL is not
+ * resolved by the connection: allowFetch has checked it, and it cannot change.
+ */
+const documentAgent = new Agent({ connect: { lookup: checkedLookup } });
+
+async function readCapped(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Uint8Array | null> {
+  if (!body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > maxBytes) return null;
     chunks.push(chunk);
@@ -71,18 +104,24 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
 }
 
 /**
- * The provider's outgoing fetch (used only for metadata documents): a 5 s limit, and the document
- * normalised as a registration is (fields we do not support dropped, not fatal; redirect URIs
- * checked). Anything we refuse becomes a non-200 answer, which the provider reports as
- * `invalid_client`.
+ * The provider's outgoing fetch (used only for metadata documents): the checked connection above, no
+ * redirects, a 5 s limit, and the document normalised as a registration is (fields we do not support
+ * dropped, not fatal; redirect URIs checked). Anything we refuse becomes a non-200 answer, which the
+ * provider reports as `invalid_client`.
  */
 export async function fetchClientMetadata(url: URL | string | Request, options?: RequestInit): Promise<Response> {
-  const init: RequestInit & { dispatcher?: unknown } = { ...options, signal: AbortSignal.timeout(METADATA_DOCUMENT_TIMEOUT_MS) };
-  // The provider's guard destroys connections to loopback addresses; the test setting lifts it.
-  if (loopbackAllowed()) delete init.dispatcher;
-  const response = await fetch(url, init);
-  if (response.status !== 200) return response;
-  const body = await readCapped(response, METADATA_DOCUMENT_MAX_BYTES);
+  const response = await undiciFetch(url instanceof Request ? url.url : url, {
+    method: 'GET',
+    headers: Object.fromEntries(new Headers(options?.headers)),
+    redirect: 'manual',
+    dispatcher: documentAgent,
+    signal: AbortSignal.timeout(METADATA_DOCUMENT_TIMEOUT_MS),
+  });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return new Response(null, { status: response.status });
+  }
+  const body = await readCapped(response.body, METADATA_DOCUMENT_MAX_BYTES);
   if (body === null) return new Response(null, { status: 413 });
   let document: unknown;
   try {

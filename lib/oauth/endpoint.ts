@@ -2,7 +2,6 @@
 // only our four endpoints (and the authorization resume step) are reachable; CORS for browser-based
 // clients on token, revoke and register; registration limited per client address and its metadata
 // normalised (see normaliseClientMetadata).
-import { createHash } from 'node:crypto';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
 import { rateLimiter, rateLimitHeaders } from '../ratelimit';
@@ -48,20 +47,6 @@ async function registrationBody(request: Request, raw: Uint8Array): Promise<Uint
   return new TextEncoder().encode(JSON.stringify(result.metadata));
 }
 
-/**
- * Refresh tokens in use by a request of this process right now (by their SHA-256). A second request
- * with the same token while the first is under way is a concurrent refresh, not a replay: it is
- * refused at once, before the provider could read the token the first one has just consumed and take
- * it for a replay (which revokes the grant). Only requests in flight are held.
- */
-const refreshesInFlight = new Set<string>();
-
-function refreshTokenOf(path: string, body: string): string | null {
-  if (path !== OAUTH_ROUTES.token) return null;
-  const form = new URLSearchParams(body);
-  return form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
-}
-
 async function providerResponse(request: Request, path: string): Promise<Response> {
   const text = request.body ? await readBoundedBody(request.body) : '';
   if (text === null) return oauthError(400, 'invalid_request', `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB, sent without pause`);
@@ -71,19 +56,9 @@ async function providerResponse(request: Request, path: string): Promise<Respons
     if (normalised instanceof Response) return normalised;
     body = normalised;
   }
-  const refreshToken = refreshTokenOf(path, text);
-  const inFlight = refreshToken === null ? null : createHash('sha256').update(refreshToken).digest('base64url');
-  if (inFlight !== null && refreshesInFlight.has(inFlight)) {
-    return oauthError(400, 'invalid_grant', 'this refresh token is being used by another request right now');
-  }
-  if (inFlight !== null) refreshesInFlight.add(inFlight);
-  try {
-    const exchange = nodeExchange(request, body, trustedClientAddress(request.headers));
-    void oauthProvider().callback()(exchange.req, exchange.res);
-    return await exchange.response;
-  } finally {
-    if (inFlight !== null) refreshesInFlight.delete(inFlight);
-  }
+  const exchange = nodeExchange(request, body, trustedClientAddress(request.headers));
+  void oauthProvider().callback()(exchange.req, exchange.res);
+  return exchange.response;
 }
 
 export async function handleOAuthRequest(request: Request): Promise<Response> {

@@ -109,9 +109,10 @@ test('a registered client on a random loopback port: sign-in, consent, code, ref
 
     const rotated = await refresh(as, client, tokens.refresh_token!);
     expect(await verifyAccessToken(rotated.access_token)).toMatchObject({ grantId: context!.grantId });
-    // The old refresh token again: a replay. The grant and every token of it die.
+    const next = await refresh(as, client, rotated.refresh_token!);
+    // The first refresh token again, after its successor was used: a replay. The grant and every token of it die.
     expect(await oauthError(refresh(as, client, tokens.refresh_token!))).toBe('invalid_grant');
-    await expectGrantDead(as, client, [tokens, rotated]);
+    await expectGrantDead(as, client, [tokens, rotated, next]);
     const revocation = await oauth.revocationRequest(as, client, oauth.None(), rotated.access_token, insecure);
     expect(revocation.status).toBe(200);
     expect(await query(`SELECT 1 FROM oauth_payloads WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [context!.grantId])).toHaveLength(0);
@@ -177,8 +178,9 @@ test('a client identified by its metadata document (device_code grant and all) c
     );
     expect((await verifyAccessToken(tokens.access_token))?.clientIds).toContain(access!.clientId);
     const rotated = await refresh(as, client, tokens.refresh_token!);
+    const next = await refresh(as, client, rotated.refresh_token!);
     expect(await oauthError(refresh(as, client, tokens.refresh_token!))).toBe('invalid_grant');
-    await expectGrantDead(as, client, [tokens, rotated]);
+    await expectGrantDead(as, client, [tokens, rotated, next]);
     // The document was served with max-age=300: every use since the first came from the cache.
     const again = await authorizationUrl(as, client.client_id, redirect);
     await page.goto(again.url.href);

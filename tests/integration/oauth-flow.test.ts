@@ -1,12 +1,14 @@
 // The OAuth authorization server over HTTP with a real client library (oauth4webapi) against
 // the production server: metadata, registration, the code flow with consent, refresh rotation and reuse
-// revocation, revocation, and every refusal with its exact OAuth error. The consent click itself is
+// revocation, parallel refreshes of one token (on one server process and on two sharing the database),
+// revocation, and every refusal with its exact OAuth error. The consent click itself is
 // the browser tests' (tests/e2e/oauth-consent.spec.ts); here the same form is posted over HTTP. Also
 // connected apps: who sees which grants, and revocation that works on the very next request, audited.
 import { randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
+import { ROTATION_RACE_GRACE_S } from '@/lib/oauth/adapter';
 import { listConnectedApps, revokeConnectedApp } from '@/lib/oauth/grants';
 import { verifyAccessToken } from '@/lib/oauth/verify';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
@@ -19,10 +21,13 @@ import {
   exchangeCode,
   insecure,
   oauthError,
+  postRefresh,
   refresh,
   register,
   sessionOf,
+  type TokenAnswer,
 } from '../support/oauth-flow';
+import { postRpc, rpcMessages } from './mcp-support';
 import { awayFromWindowEdge, personOf } from './platform-support';
 
 let server: TestServer;
@@ -130,10 +135,11 @@ describe('the code flow', () => {
     expect(await verifyAccessToken(rotated.access_token)).not.toBeNull();
     expect((await lifetimes()).filter((row) => row.model === 'RefreshToken')).toEqual([{ model: 'RefreshToken', seconds: 30 * 24 * 3600 }]);
 
+    // A replay: the first token again after its successor has been used. The whole grant goes.
+    const next = await refresh(as, client, rotated.refresh_token!);
     expect(await oauthError(refresh(as, client, tokens.refresh_token!))).toBe('invalid_grant');
-    expect(await verifyAccessToken(tokens.access_token)).toBeNull();
-    expect(await verifyAccessToken(rotated.access_token)).toBeNull();
-    expect(await oauthError(refresh(as, client, rotated.refresh_token!))).toBe('invalid_grant');
+    for (const accessToken of [tokens.access_token, rotated.access_token, next.access_token]) expect(await verifyAccessToken(accessToken)).toBeNull();
+    expect(await oauthError(refresh(as, client, next.refresh_token!))).toBe('invalid_grant');
     expect(await sql(`SELECT 1 FROM oauth_payloads WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [context!.grantId])).toHaveLength(0);
   });
 });
@@ -298,22 +304,6 @@ describe('codes and tokens', () => {
     expect((await verifyAccessToken(again.access_token))?.scopes).toEqual(['ads:read']);
   });
 
-  it.each([2, 6])('%i concurrent refreshes with one token: exactly one succeeds and the grant lives on', async (count) => {
-    const { client, tokens } = await connect(admin.userId, admin.orgId);
-    const results = await Promise.allSettled(Array.from({ length: count }, () => refresh(as, client, tokens.refresh_token!)));
-    const won = results.filter((result) => result.status === 'fulfilled');
-    const lost = results.filter((result) => result.status === 'rejected');
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(count - 1);
-    for (const loser of lost as PromiseRejectedResult[]) {
-      expect(loser.reason).toBeInstanceOf(oauth.ResponseBodyError);
-      expect((loser.reason as oauth.ResponseBodyError).error).toBe('invalid_grant');
-    }
-    const winner = (won[0] as PromiseFulfilledResult<oauth.TokenEndpointResponse>).value;
-    expect(await verifyAccessToken(winner.access_token)).not.toBeNull();
-    expect((await refresh(as, client, winner.refresh_token!)).access_token).toEqual(expect.any(String));
-  });
-
   it('an expired access token is refused', async () => {
     const { tokens } = await connect(admin.userId, admin.orgId);
     await sql(`UPDATE oauth_payloads SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND grant_id = $1`, [
@@ -436,5 +426,72 @@ describe('connected apps', () => {
     const lastUsed = async () => (await sql<{ at: Date | null }>(`SELECT last_used_at AS at FROM oauth_payloads WHERE model = 'Grant' AND id = $1`, [grantId]))[0]!.at;
     // The write runs in the background; poll for it rather than sleep a fixed time.
     await expect.poll(lastUsed).toBeInstanceOf(Date);
+  });
+});
+
+describe('parallel refreshes of one refresh token', () => {
+  const INVALID_GRANT = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+  let second: TestServer;
+
+  beforeAll(async () => {
+    // A second instance on the same database and issuer, as behind a load balancer.
+    second = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { APP_URL: server.origin } });
+  });
+
+  afterAll(async () => {
+    await second?.stop();
+  });
+
+  /** `count` refreshes with one token at once, spread over the servers: exactly one wins, every other is invalid_grant. */
+  async function race(origins: string[], clientId: string, refreshToken: string, count: number): Promise<TokenAnswer['body']> {
+    const answers = await Promise.all(Array.from({ length: count }, (_, index) => postRefresh(origins[index % origins.length]!, clientId, refreshToken)));
+    const won = answers.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    expect(won[0]!.contentType).toBe('application/json; charset=utf-8');
+    expect(won[0]!.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), expires_in: 3600, token_type: 'Bearer', scope: 'ads:read social:read' });
+    for (const lost of answers.filter((answer) => answer.status !== 200)) {
+      expect(lost).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: INVALID_GRANT });
+    }
+    return won[0]!.body;
+  }
+
+  async function expectWorksOnMcp(origin: string, accessToken: string): Promise<void> {
+    const response = await postRpc(origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: accessToken });
+    expect(response.status).toBe(200);
+    const [message] = await rpcMessages(response);
+    expect((message!.result as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toContain('list_clients');
+  }
+
+  for (const servers of ['one server process', 'two server processes on one database']) {
+    it.each([2, 10, 50])(`%i at once on ${servers}, five rounds: one winner whose tokens work, every loser invalid_grant`, async (count) => {
+      const origins = servers === 'one server process' ? [server.origin] : [server.origin, second.origin];
+      const { client, tokens } = await connect(admin.userId, admin.orgId);
+      let refreshToken = tokens.refresh_token!;
+      for (let round = 0; round < 5; round += 1) {
+        const winner = await race(origins, client.client_id, refreshToken, count);
+        for (const origin of origins) await expectWorksOnMcp(origin, winner.access_token as string);
+        // The winner's refresh token is the next round's: it refreshes again.
+        refreshToken = winner.refresh_token as string;
+      }
+      expect((await refresh(as, client, refreshToken)).access_token).toEqual(expect.any(String));
+    });
+  }
+
+  it(`a rotated token presented again is refused without harm while its successor is unused, and is a replay ${ROTATION_RACE_GRACE_S} s after its rotation`, async () => {
+    const { client, tokens } = await connect(admin.userId, admin.orgId);
+    const rotated = await postRefresh(server.origin, client.client_id, tokens.refresh_token!);
+    expect(rotated.status).toBe(200);
+    expect(await postRefresh(second.origin, client.client_id, tokens.refresh_token!)).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: INVALID_GRANT });
+    await expectWorksOnMcp(second.origin, rotated.body.access_token as string);
+
+    const grantId = (await verifyAccessToken(rotated.body.access_token as string))!.grantId;
+    await sql(`UPDATE oauth_payloads SET consumed_at = now() - make_interval(secs => $2) WHERE model = 'RefreshToken' AND grant_id = $1 AND consumed_at IS NOT NULL`, [
+      grantId,
+      ROTATION_RACE_GRACE_S + 1,
+    ]);
+    expect(await postRefresh(second.origin, client.client_id, tokens.refresh_token!)).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: INVALID_GRANT });
+    expect(await verifyAccessToken(rotated.body.access_token as string)).toBeNull();
+    expect(await oauthError(refresh(as, client, rotated.body.refresh_token as string))).toBe('invalid_grant');
+    expect(await sql(`SELECT 1 FROM oauth_payloads WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId])).toHaveLength(0);
   });
 });

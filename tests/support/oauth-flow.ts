@@ -176,3 +176,19 @@ export async function connectOverHttp(
   const tokens = await exchangeCode(as, client, callback, start, redirectUri);
   return { client, tokens, callback, start };
 }
+
+export interface TokenAnswer {
+  status: number;
+  contentType: string | null;
+  body: Record<string, unknown>;
+}
+
+/** A refresh posted as a public client sends it, its answer read raw (status, content type, JSON body). */
+export async function postRefresh(origin: string, clientId: string, refreshToken: string): Promise<TokenAnswer> {
+  const response = await fetch(`${origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken }),
+  });
+  return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as Record<string, unknown> };
+}

@@ -1,7 +1,6 @@
-// The flow's rules that need no server: redirect kinds, the addresses a metadata document may be
-// fetched from, client metadata normalisation, and where sign-in may return to.
-import { afterEach, describe, expect, it } from 'vitest';
-import { allowMetadataDocumentFetch, isFetchableAddress } from '@/lib/oauth/client-metadata';
+// The flow's rules that need no server: redirect kinds, client metadata normalisation, and where
+// sign-in may return to. (The addresses a metadata document may be fetched from: oauth-metadata-fetch.test.ts.)
+import { describe, expect, it } from 'vitest';
 import { normaliseClientMetadata, redirectKind, staysOnDevice } from '@/lib/oauth/request-rules';
 import { safeReturnTo } from '@/lib/session/return-to';
 
@@ -64,39 +63,6 @@ describe('normaliseClientMetadata', () => {
     expect(normaliseClientMetadata({ redirect_uris: ['https://ok.example/cb', 'http://evil.example/cb'] })).toEqual({
       error: 'redirect URI not accepted (https, loopback http or an app scheme only): http://evil.example/cb',
     });
-  });
-});
-
-describe('metadata document addresses', () => {
-  afterEach(() => {
-    delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK;
-  });
-
-  it.each(['10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fc00::1', 'fe80::1', '::ffff:10.0.0.1', '127.0.0.1', '::1'])(
-    'refuses %s',
-    (address) => {
-      expect(isFetchableAddress(address)).toBe(false);
-    },
-  );
-
-  it('accepts public addresses', () => {
-    expect(isFetchableAddress('93.184.216.34')).toBe(true);
-    expect(isFetchableAddress('2606:2800:220:1:248:1893:25c8:1946')).toBe(true);
-  });
-
-  it('the test-only setting allows loopback and nothing else', () => {
-    process.env.OAUTH_CIMD_ALLOW_LOOPBACK = '1';
-    expect(isFetchableAddress('127.0.0.1')).toBe(true);
-    expect(isFetchableAddress('::1')).toBe(true);
-    expect(isFetchableAddress('10.0.0.1')).toBe(false);
-    expect(isFetchableAddress('169.254.169.254')).toBe(false);
-  });
-
-  it('resolves names before deciding, and refuses anything but https', async () => {
-    expect(await allowMetadataDocumentFetch('https://localhost/client.json')).toBe(false);
-    expect(await allowMetadataDocumentFetch('https://10.0.0.1/client.json')).toBe(false);
-    expect(await allowMetadataDocumentFetch('http://93.184.216.34/client.json')).toBe(false);
-    expect(await allowMetadataDocumentFetch('https://[::1]/client.json')).toBe(false);
   });
 });
 
