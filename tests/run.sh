@@ -40,6 +40,10 @@ ensure_chromium() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 }
 
+# The Node.js that the checks and tests below run on: npx finds the project's own (the npm package `node`,
+# docs/operations.md#runtime) before the machine's, as npm's scripts do.
+step "Node.js $(npx node -p 'process.version + " (" + process.execPath + ")"')"
+
 ensure_postgres
 ensure_redis
 ensure_chromium
