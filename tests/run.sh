@@ -40,9 +40,10 @@ ensure_chromium() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 }
 
-# The Node.js that the checks and tests below run on: npx finds the project's own (the npm package `node`,
-# docs/operations.md#runtime) before the machine's, as npm's scripts do.
-step "Node.js $(npx node -p 'process.version + " (" + process.execPath + ")"')"
+# The project's own Node.js (the npm package `node`, docs/operations.md#runtime) before the machine's, as
+# npm's scripts and npx have it, so that `bash tests/run.sh` runs on the same one as `npm test`.
+export PATH="$PWD/node_modules/.bin:$PATH"
+step "Node.js $(node -p 'process.version + " (" + process.execPath + ")"')"
 
 ensure_postgres
 ensure_redis
