@@ -79,7 +79,7 @@ server.once('error', (error) => {
   process.exit(1);
 });
 server.listen(port, hostname, () => {
-  console.log(`Metrics API listening on http://${hostname}:${port} (compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
+  console.log(`Metrics API listening on http://${hostname}:${port} (Node.js ${process.version}, compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
 });
 
 // Stop taking connections and let the requests in flight finish, as `next start` does.

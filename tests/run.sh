@@ -46,6 +46,11 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The project's own Node.js (the npm package `node`, docs/operations.md#runtime) before the machine's, as
+# npm's scripts and npx have it, so that `bash tests/run.sh` runs on the same one as `npm test`.
+export PATH="$PWD/node_modules/.bin:$PATH"
+step "Node.js $(node -p 'process.version + " (" + process.execPath + ")"')"
+
 ensure_postgres
 ensure_redis
 ensure_packages
