@@ -1,14 +1,19 @@
 // The production server (`npm start`): Next.js's own request handling (routes, pages, proxy.ts) behind
-// a plain Node HTTP server that owns one thing Next.js does not let the app choose: compression.
-// `next start` gzips every response at level 6 whatever its size, and drops a Content-Encoding that a
-// route sets, so neither the level nor the threshold can be set from the app. At level 6 a year's ad
-// list (540 kB of JSON) takes 6-16 ms to compress; at level 1 about 2 ms for nearly the same size.
+// a plain Node HTTP server that owns what Next.js does not let the app choose or see: compression and
+// each request's socket address. `next start` gzips every response at level 6 whatever its size, and
+// drops a Content-Encoding that a route sets, so neither the level nor the threshold can be set from
+// the app. At level 6 a year's ad list (540 kB of JSON) takes 6-16 ms to compress; at level 1 about
+// 2 ms for nearly the same size.
 //
 //   node scripts/server.mjs [-p PORT] [-H HOSTNAME]     (the port also from PORT; every interface by default)
 //
 // What is compressed: answers to clients that accept gzip (or Brotli), except those marked
 // `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/responses.ts) and types
 // that do not compress (images). `HTTP_COMPRESSION=off` leaves compression to a reverse proxy in front.
+//
+// The socket address reaches the app through a store no request can write to (socketAddresses, read
+// by lib/http/client-address.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,6 +36,13 @@ const COMPRESSION_OPTIONS = {
   chunkSize: COMPRESSED_CHUNK_BYTES,
   brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 }, chunkSize: COMPRESSED_CHUNK_BYTES },
 };
+
+/**
+ * Each request's socket address, shared with lib/http/client-address.ts through this key on
+ * globalThis (Next.js bundles the app's modules, so only a global is the same object for both).
+ * Nothing a caller sends can reach it.
+ */
+const socketAddresses = (globalThis[Symbol.for('metrics-api.socket-address')] ??= new AsyncLocalStorage());
 
 const USAGE = 'Usage: npm start -- [-p PORT] [-H HOSTNAME]   (or node scripts/server.mjs [-p PORT] [-H HOSTNAME])';
 
@@ -58,6 +70,7 @@ if (!/^\d+$/.test(portText) || port > 65535) {
 
 const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname, port });
 const nextHandler = app.getRequestHandler();
+
 // Next.js answers its own errors; one that escapes it still must not end the process.
 const handle = (req, res) =>
   nextHandler(req, res).catch((error) => {
@@ -69,9 +82,11 @@ await app.prepare();
 
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
 const server = createServer((req, res) => {
-  if (!compress) return void handle(req, res);
-  // compression() wraps res.write/end and calls next() at once; it never passes an error.
-  compress(req, res, () => void handle(req, res));
+  socketAddresses.run(req.socket.remoteAddress, () => {
+    if (!compress) return void handle(req, res);
+    // compression() wraps res.write/end and calls next() at once; it never passes an error.
+    compress(req, res, () => void handle(req, res));
+  });
 });
 // A port in use or an address not of this machine: say so, without a stack trace.
 server.once('error', (error) => {
