@@ -1,14 +1,20 @@
 // The production server (`npm start`): Next.js's own request handling (routes, pages, proxy.ts) behind
-// a plain Node HTTP server that owns one thing Next.js does not let the app choose: compression.
-// `next start` gzips every response at level 6 whatever its size, and drops a Content-Encoding that a
-// route sets, so neither the level nor the threshold can be set from the app. At level 6 a year's ad
-// list (540 kB of JSON) takes 6-16 ms to compress; at level 1 about 2 ms for nearly the same size.
+// a plain Node HTTP server that owns what Next.js does not let the app choose or see: compression, each
+// request's socket address, and how long a connection may take. `next start` gzips every response at
+// level 6 whatever its size, and drops a Content-Encoding that a route sets, so neither the level nor
+// the threshold can be set from the app. At level 6 a year's ad list (540 kB of JSON) takes 6-16 ms to
+// compress; at level 1 about 2 ms for nearly the same size.
 //
 //   node scripts/server.mjs [-p PORT] [-H HOSTNAME]     (the port also from PORT; every interface by default)
 //
 // What is compressed: answers to clients that accept gzip (or Brotli), except those marked
 // `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/headers.ts) and types
 // that do not compress (images). `HTTP_COMPRESSION=off` leaves compression to a reverse proxy in front.
+//
+// The socket address reaches the app through a store no request can write to (socketAddresses, read
+// by lib/http/client-address.ts); CONNECTION_LIMITS bound how long a connection may take to send its
+// request or sit idle.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,6 +37,37 @@ const COMPRESSION_OPTIONS = {
   chunkSize: COMPRESSED_CHUNK_BYTES,
   brotli: { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 }, chunkSize: COMPRESSED_CHUNK_BYTES },
 };
+
+/** The app's own bound on reading a request body (lib/http/body.ts: the same variable and default). */
+const BODY_TIMEOUT_MS = Number(process.env.API_BODY_TIMEOUT_MS ?? 2_000);
+
+/**
+ * Node's defaults let a client hold a connection for 60 s sending its headers and 300 s sending a body
+ * (Next.js answers a page's form post only once the body has ended, so a body trickled in a byte a
+ * second held the answer for as long). Here the whole request, headers and body, must arrive within
+ * the app's body bound plus 1 s: the app's readers give up first and answer themselves where they can
+ * (the API's 401, the OAuth endpoints' 400); then Node answers 408 if nothing was answered yet, and
+ * closes the connection either way. Node checks these every connectionsCheckingInterval.
+ */
+const CONNECTION_LIMITS = {
+  requestTimeout: BODY_TIMEOUT_MS + 1_000,
+  headersTimeout: BODY_TIMEOUT_MS + 1_000,
+  connectionsCheckingInterval: 250,
+  /** An idle kept-alive connection is closed after this (Node's default, stated). */
+  keepAliveTimeout: 5_000,
+};
+/**
+ * A connection on which nothing moves either way for this long is closed: a client that stops reading
+ * its answer. Longer than any request may take to answer (a statement's 10 s, a 5 s queue).
+ */
+const SOCKET_IDLE_TIMEOUT_MS = 30_000;
+
+/**
+ * Each request's socket address, shared with lib/http/client-address.ts through this key on
+ * globalThis (Next.js bundles the app's modules, so only a global is the same object for both).
+ * Nothing a caller sends can reach it.
+ */
+const socketAddresses = (globalThis[Symbol.for('metrics-api.socket-address')] ??= new AsyncLocalStorage());
 
 const USAGE = 'Usage: npm start -- [-p PORT] [-H HOSTNAME]   (or node scripts/server.mjs [-p PORT] [-H HOSTNAME])';
 
@@ -58,21 +95,52 @@ if (!/^\d+$/.test(portText) || port > 65535) {
 
 const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname, port });
 const nextHandler = app.getRequestHandler();
+
+/** The error a request's stream fails with when its connection closes before the request has arrived. */
+const isIncompleteRequest = (error) => error?.code === 'ECONNRESET' && error.message === 'aborted';
+
+/** Each connection's latest request and when it began (requests on one connection come one at a time). */
+const latestRequest = new WeakMap();
+
+/**
+ * One line for a connection that closed before its latest request had arrived in full: its client
+ * went away, or Node closed it at requestTimeout (the time says which). The path only: a query string
+ * may hold what a caller should not have sent.
+ */
+function logIfIncomplete(socket) {
+  const latest = latestRequest.get(socket);
+  if (!latest || latest.req.complete) return;
+  const { req, start } = latest;
+  console.warn(`[server] ${req.method} ${req.url.split('?')[0]}: the connection closed ${Date.now() - start} ms into the request, before the request had arrived in full.`);
+}
+
+// Next.js logs that same event again as an error with a stack when its proxy was waiting for the body
+// (a page's form post). logIfIncomplete has said it in one line.
+const consoleError = console.error;
+console.error = (...args) => {
+  if (!(args.length === 1 && isIncompleteRequest(args[0]))) consoleError(...args);
+};
+
 // Next.js answers its own errors; one that escapes it still must not end the process.
 const handle = (req, res) =>
   nextHandler(req, res).catch((error) => {
-    console.error('[server] request failed:', error);
+    if (!isIncompleteRequest(error)) console.error('[server] request failed:', error);
     if (!res.headersSent) res.statusCode = 500;
     res.end();
   });
 await app.prepare();
 
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
-const server = createServer((req, res) => {
-  if (!compress) return void handle(req, res);
-  // compression() wraps res.write/end and calls next() at once; it never passes an error.
-  compress(req, res, () => void handle(req, res));
+const server = createServer(CONNECTION_LIMITS, (req, res) => {
+  latestRequest.set(req.socket, { req, start: Date.now() });
+  socketAddresses.run(req.socket.remoteAddress, () => {
+    if (!compress) return void handle(req, res);
+    // compression() wraps res.write/end and calls next() at once; it never passes an error.
+    compress(req, res, () => void handle(req, res));
+  });
 });
+server.setTimeout(SOCKET_IDLE_TIMEOUT_MS);
+server.on('connection', (socket) => socket.once('close', () => logIfIncomplete(socket)));
 // A port in use or an address not of this machine: say so, without a stack trace.
 server.once('error', (error) => {
   console.error(`Cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}.`);

@@ -26,7 +26,7 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
   if (result.kind === 'malformed') return { email, fieldErrors: result.fieldErrors };
   if (result.kind === 'throttled') {
     const minutes = Math.ceil(result.retryAfterSeconds / 60);
-    return { email, error: `Too many failed sign-in attempts. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
+    return { email, error: `Too many failed sign-in attempts from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
   }
   if (result.kind === 'invalid') return { email, error: 'That email and password do not match an account.' };
   await setSessionCookie(result.token, result.expiresAt);

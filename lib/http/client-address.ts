@@ -1,8 +1,55 @@
-// The client's address, where it can be trusted. Behind a proxy that sets X-Forwarded-For
-// (TRUST_PROXY=1) the header's first entry is the client. Without one, the header may be the
-// caller's own choice (Next.js keeps a caller's header and only fills it in when absent), so an
-// address taken from it could be changed at will to dodge any per-address limit: none is returned.
+// The client's address, taken only from where a caller cannot choose it.
+//
+// The production server (scripts/server.mjs) runs each request inside an AsyncLocalStorage that holds
+// its socket's remote address. The store is shared through a Symbol.for key on globalThis because
+// Next.js bundles lib/ into each route and action separately: a module-level instance here would be
+// a different one in every bundle, and none of them the server's. A header could carry the address
+// too, but a caller could send that header itself.
+//
+// Behind a proxy (TRUST_PROXY=1) the socket is the proxy's, so the address is the last entry of
+// X-Forwarded-For: the one the proxy itself appended. The entries before it are whatever the caller
+// sent and the proxy passed on, so the first one is the caller's choice.
+//
+// Unknown (null) only where no server of ours runs the request: under `next dev` or `next start`.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** The key scripts/server.mjs uses for the same store. */
+const SOCKET_ADDRESS_KEY = Symbol.for('metrics-api.socket-address');
+
+/** The store of the request's socket address: the server's, or a new one where no server made it. */
+export function socketAddressStorage(): AsyncLocalStorage<string | undefined> {
+  const shared = globalThis as unknown as Record<symbol, AsyncLocalStorage<string | undefined> | undefined>;
+  return (shared[SOCKET_ADDRESS_KEY] ??= new AsyncLocalStorage());
+}
+
+/** One spelling per address: an IPv4-mapped IPv6 address (a dual-stack socket's) as IPv4, IPv6 compressed. */
+function canonical(address: string): string {
+  return isIP(address) ? ipaddr.process(address).toString() : address;
+}
+
+/** The entry the proxy in front appended (see above), if any. */
+function proxyAppendedEntry(headers: Headers): string | null {
+  return headers.get('x-forwarded-for')?.split(',').at(-1)?.trim() || null;
+}
+
+/**
+ * The address of the client: behind a trusted proxy the entry it appended to X-Forwarded-For (the
+ * socket's when the header is missing), else the socket's. Null where the socket is unknown.
+ */
 export function trustedClientAddress(headers: Headers, trustProxy = process.env.TRUST_PROXY === '1'): string | null {
-  if (!trustProxy) return null;
-  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || null;
+  const address = (trustProxy ? proxyAppendedEntry(headers) : null) ?? socketAddressStorage().getStore() ?? null;
+  return address === null ? null : canonical(address);
+}
+
+/**
+ * What per-address limits count by: an IPv4 address, or the /64 network of an IPv6 one. One
+ * subscriber is usually given a whole /64, so counting its addresses one by one would let a single
+ * client change address at will.
+ */
+export function addressNetwork(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const { parts } = ipaddr.IPv6.parse(address);
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }

@@ -50,9 +50,9 @@ ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowSeconds}-second fixed window
 Every response under /api/v1 (successes and errors) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\` (unix seconds at which the current window ends); a 429 adds \`Retry-After\` in seconds.
 Requests without a valid key are limited in the same way per client address, so keys cannot be guessed at speed.
-The client address is the first entry of \`X-Forwarded-For\` only when the server runs with \`TRUST_PROXY=1\`
-(behind a proxy that sets it); otherwise it is the connection's address; when neither is known, all such requests
-share one bucket. \`/openapi.json\` and the health checks are not limited.
+The client address is the connection's address; only when the server runs with \`TRUST_PROXY=1\` (behind a proxy
+that appends it to \`X-Forwarded-For\`) is it the last entry of that header, the one the proxy appended. An IPv6
+client counts by its /64 network. \`/openapi.json\` and the health checks are not limited.
 A key may also have only a few requests in progress at once (4 by default): one more gets 429 with \`Retry-After\`
 at once. A server at its limit of requests in progress, or a query over its time limit, gets a transient 503.
 

@@ -1,6 +1,7 @@
 // Email + password sign-in. Every failure gets the same answer whether or not the email exists, and
 // an unknown email still costs one password verification (against a decoy hash), so timing agrees too.
 // The email is looked up by a plain `=` on the stored, normalised address: nothing typed is a pattern.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { prisma } from '../db';
 import { isPlainText, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from './credential-caps';
@@ -14,6 +15,7 @@ export type SignInResult =
   | { kind: 'signed_in'; token: string; expiresAt: Date }
   | { kind: 'malformed'; fieldErrors: SignInFieldErrors }
   | { kind: 'invalid' }
+  /** Too many failures from this client address (see SIGN_IN_RULES). */
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /** How emails are stored and compared: no surrounding spaces, lower case. */
@@ -51,6 +53,8 @@ export async function signIn(
   const admission = await throttle.begin(user ? `user:${user.id}` : `email:${email}`, input.address);
   // A throttled attempt is refused before the password is checked: a right guess must not be confirmed.
   if (admission.kind === 'refused') return { kind: 'throttled', retryAfterSeconds: Math.ceil(admission.retryAfterMs / 1000) };
+  // An account guessed at from many addresses: every attempt on it waits, the owner's too (never refused).
+  if (admission.slowDownMs > 0) await sleep(admission.slowDownMs);
 
   const passwordOk = await checkPassword(user?.passwordHash ?? null, input.password);
   // A failure stays counted (begin counted it).

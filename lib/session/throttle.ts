@@ -1,38 +1,70 @@
-// Throttling of failed sign-ins: per account, and per client address — or, where no address can be
-// trusted (TRUST_PROXY unset), in one window shared by every client, so that guessing one password
-// across many accounts stays bounded too. Counted in Upstash Redis when the rate limiter's Redis is
-// configured (shared by every server process), else in process memory, capped and swept.
+// Throttling of failed sign-ins, in windows that a stranger cannot turn against a user: failures are
+// refused per client address and per (account, client address), so only guesses from the guesser's
+// own address are ever refused. Failures on one account from every address together only slow its
+// sign-ins down (anyone can add failures to anyone's account, so that window must never refuse).
+// Counted in Upstash Redis when the rate limiter's Redis is configured (shared by every server
+// process), else in process memory, capped and swept.
 //
 // An attempt is counted as a failure before its password is checked and taken back when it proves
 // right: concurrent guesses cannot all pass one check. Keys are SHA-256 digests, never what was typed.
 import { createHash, randomUUID } from 'node:crypto';
+import { addressNetwork } from '../http/client-address';
 import { MemoryFailureLog, upstashFailureLog, withFallback, type Attempt, type FailureLog, type ThrottleRule } from './failure-log';
 
+const WINDOW_MS = 15 * 60_000;
+
+interface SignInRule extends ThrottleRule {
+  /** What a full window does to the next attempt: refuse it, or only slow it down (ACCOUNT_SLOWDOWN_MS). */
+  whenFull: 'refuse' | 'slow';
+  /** What a right password does to the window: forget its failures, or take back only its own attempt. */
+  onSuccess: 'clear' | 'release';
+}
+
+/**
+ * Each window's key, limit and effect. An address is an IPv4 address or an IPv6 /64 (see
+ * addressNetwork). An account is an existing user's id, else the normalised email.
+ */
 export const SIGN_IN_RULES = {
-  /** Guessing one account's password: an existing user's id, else the normalised email. */
-  account: { maxFailures: 5, windowMs: 15 * 60_000 },
-  /** Spraying many accounts from one client address; larger because an office shares one address. */
-  address: { maxFailures: 20, windowMs: 15 * 60_000 },
-  /** The same when no address can be trusted: every client shares this one window. */
-  sharedAddress: { maxFailures: 100, windowMs: 15 * 60_000 },
-} as const satisfies Record<string, ThrottleRule>;
+  /** Guessing one account's password from one address. */
+  accountAddress: { maxFailures: 5, windowMs: WINDOW_MS, whenFull: 'refuse', onSuccess: 'clear' },
+  /** Trying many accounts from one address; larger because an office shares one address. */
+  address: { maxFailures: 20, windowMs: WINDOW_MS, whenFull: 'refuse', onSuccess: 'release' },
+  /** One account's failures from every address together: beyond this, each attempt on it is slowed. */
+  account: { maxFailures: 10, windowMs: WINDOW_MS, whenFull: 'slow', onSuccess: 'release' },
+} as const satisfies Record<string, SignInRule>;
+
+/** How long an attempt on an account whose `account` window is full waits before its password is checked. */
+export const ACCOUNT_SLOWDOWN_MS = 2_000;
 
 type LogName = keyof typeof SIGN_IN_RULES;
 export type FailureLogs = Record<LogName, FailureLog>;
 
-/** Keys each in-process log holds at most: the logs full take under 10 MB of heap (measured 6.5 MB). */
+/** Keys each in-process log holds at most: the three logs full take under 16 MB of heap (measured 10 MB). */
 export const MAX_KEYS_IN_PROCESS = 10_000;
-
-/** The one key of the sharedAddress log. */
-const SHARED_KEY = 'all';
 
 /** A key of fixed size (43 characters) whatever was typed, and no email or address in Redis. */
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
+/**
+ * The windows an attempt on `account` from `address` counts in. Where the address is unknown (only
+ * where our server does not run the request: `next dev`) there is no address window, which would be
+ * one window shared by every client; the (account, unknown address) window still bounds guessing one
+ * account to 5 in 15 minutes, and a stranger there can hold back only the account it guesses at.
+ */
+function windowsOf(account: string, address: string | null): [LogName, string][] {
+  const network = address === null ? null : addressNetwork(address);
+  const windows: [LogName, string][] = [
+    ['accountAddress', digest(JSON.stringify([account, network]))],
+    ['account', digest(account)],
+  ];
+  if (network !== null) windows.push(['address', digest(network)]);
+  return windows;
+}
+
 export type Admission =
-  | { kind: 'counted'; attempt: Attempt; counted: [LogName, string][] }
+  | { kind: 'counted'; attempt: Attempt; counted: [LogName, string][]; slowDownMs: number }
   | { kind: 'refused'; retryAfterMs: number };
 
 export class SignInThrottle {
@@ -47,38 +79,43 @@ export class SignInThrottle {
   }
 
   /**
-   * Counts an attempt on `account` from `address` (null: unknown) in both of its windows, or refuses
-   * it (counting nothing) with the time until both windows have room.
+   * Counts an attempt on `account` from `address` (null: unknown) in each of its windows, or refuses
+   * it (counting nothing) with the time until every refusing window has room. A full slowing window
+   * does not count it and asks for the slowdown instead.
    */
   async begin(account: string, address: string | null): Promise<Admission> {
     const attempt = { at: this.now(), id: randomUUID() };
-    const targets: [LogName, string][] = [
-      ['account', digest(account)],
-      address === null ? ['sharedAddress', SHARED_KEY] : ['address', digest(address)],
-    ];
-    const waits = await Promise.all(targets.map(([log, key]) => this.logs[log].admit(key, attempt)));
-    const retryAfterMs = Math.max(...waits);
-    if (retryAfterMs === 0) return { kind: 'counted', attempt, counted: targets };
-    await Promise.all(targets.filter((_, i) => waits[i] === 0).map(([log, key]) => this.logs[log].release(key, attempt)));
-    return { kind: 'refused', retryAfterMs };
+    const windows = windowsOf(account, address);
+    const waits = await Promise.all(windows.map(([log, key]) => this.logs[log].admit(key, attempt)));
+    const counted = windows.filter((_, i) => waits[i] === 0);
+    /** The longest wait among the full windows of this effect (0: none is full). */
+    const longestWait = (effect: SignInRule['whenFull']) => Math.max(0, ...windows.map(([log], i) => (SIGN_IN_RULES[log].whenFull === effect ? waits[i]! : 0)));
+    const retryAfterMs = longestWait('refuse');
+    if (retryAfterMs > 0) {
+      await Promise.all(counted.map(([log, key]) => this.logs[log].release(key, attempt)));
+      return { kind: 'refused', retryAfterMs };
+    }
+    return { kind: 'counted', attempt, counted, slowDownMs: longestWait('slow') > 0 ? ACCOUNT_SLOWDOWN_MS : 0 };
   }
 
   /**
-   * The password was right: the account's failures are forgotten and this attempt is taken back from
-   * the address's window (the other failures from that address still count there).
+   * The password was right: the account's failures from this address are forgotten, and this attempt
+   * is taken back from the other windows (the other failures counted there still count).
    */
   async succeeded(admission: Extract<Admission, { kind: 'counted' }>): Promise<void> {
     await Promise.all(
-      admission.counted.map(([log, key]) => (log === 'account' ? this.logs.account.clear(key) : this.logs[log].release(key, admission.attempt))),
+      admission.counted.map(([log, key]) =>
+        SIGN_IN_RULES[log].onSuccess === 'clear' ? this.logs[log].clear(key) : this.logs[log].release(key, admission.attempt),
+      ),
     );
   }
 }
 
 function eachRule(make: (rule: ThrottleRule, name: LogName) => FailureLog): FailureLogs {
   return {
-    account: make(SIGN_IN_RULES.account, 'account'),
+    accountAddress: make(SIGN_IN_RULES.accountAddress, 'accountAddress'),
     address: make(SIGN_IN_RULES.address, 'address'),
-    sharedAddress: make(SIGN_IN_RULES.sharedAddress, 'sharedAddress'),
+    account: make(SIGN_IN_RULES.account, 'account'),
   };
 }
 

@@ -59,14 +59,14 @@ test('a wrong password and an unknown email get the same answer', async ({ page 
   }
 });
 
-test('after five failures for one email, even the right password has to wait', async ({ page }) => {
+test('after five failures for one email from one network, even the right password has to wait there', async ({ page }) => {
   await page.goto('/login');
   for (let failure = 1; failure <= 5; failure += 1) {
     await attemptSignIn(page, OTHER_ORG_ADMIN.email, `wrong-${failure}`);
     await expect(page.locator('p[role="alert"]')).toHaveText(WRONG);
   }
   await attemptSignIn(page, OTHER_ORG_ADMIN.email, DEMO_PASSWORD);
-  await expect(page.locator('p[role="alert"]')).toHaveText(/^Too many failed sign-in attempts\. Wait 1[45] minutes and try again\.$/);
+  await expect(page.locator('p[role="alert"]')).toHaveText(/^Too many failed sign-in attempts from your network\. Wait 1[45] minutes and try again\.$/);
   await expect(page).toHaveURL(/\/login$/);
   // The email is written the way the user typed it: the throttle is per account, not per spelling.
   await attemptSignIn(page, OTHER_ORG_ADMIN.email.toUpperCase(), DEMO_PASSWORD);

@@ -121,6 +121,8 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     DATABASE_URL: options.databaseUrl,
     APP_URL: origin,
     RATE_LIMIT_PREFIX: rateLimitPrefix,
+    // Under the limiter's prefix, so that stop() clears it and no other server or run shares a window.
+    SIGN_IN_THROTTLE_PREFIX: `${rateLimitPrefix}:sign-in`,
     // Tests choose their client address with X-Forwarded-For so that files do not share a window.
     TRUST_PROXY: '1',
     ...upstashEnv,

@@ -92,8 +92,8 @@ describe('rateLimitIdentity', () => {
     expect(rateLimitIdentity(auth, headers, true)).toBe('key:k-1');
   });
 
-  it('counts other requests by the first X-Forwarded-For entry only behind a trusted proxy', () => {
-    expect(rateLimitIdentity(null, headers, true)).toBe('addr:203.0.113.9');
+  it('counts other requests by the X-Forwarded-For entry the proxy appended only behind a trusted proxy (see client-address.test.ts)', () => {
+    expect(rateLimitIdentity(null, headers, true)).toBe('addr:10.0.0.1');
     expect(rateLimitIdentity(null, headers, false)).toBe('addr:anonymous');
     expect(rateLimitIdentity(null, new Headers(), true)).toBe('addr:anonymous');
   });
