@@ -1,18 +1,31 @@
 // Next.js 16's proxy (Node runtime), in front of the pages' form posts (server actions): one from
 // another origin is refused with 403 here, before Next.js's own origin check answers it with a 500 and
 // a logged error. The actions still run their own checks (lib/session/current.ts); this only makes the
-// refusal clean. The API is not behind it: /api/v1 gates its requests in the route (lib/http/route.ts),
-// /api/mcp in its endpoint, and the OAuth endpoints take cross-origin posts by design.
+// refusal clean. The API is not behind it: /api/v1 gates its requests in the route (lib/rest/route.ts),
+// /api/mcp in its endpoint. The consent screen and the OAuth endpoints are, for one check only: a path
+// whose percent-encoding does not decode, which Next.js answers with a 500 where a route has a dynamic
+// segment (/consent/[uid], /oauth/[...path]).
 import { NextResponse, type NextRequest } from 'next/server';
-import { isSameOriginRequest } from './lib/session/origin';
+import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 
-// Pages only: not the APIs (the consent form's route checks its Origin itself), Next.js's assets or
-// the metadata documents.
-export const config = { matcher: ['/((?!api/|oauth/|consent/|_next/|\\.well-known/).*)'] };
+// Not the APIs, Next.js's assets or the metadata documents.
+export const config = { matcher: ['/((?!api/|_next/|\\.well-known/).*)'] };
 
-function refusedFormPost(status: 400 | 403 | 413, message: string): Response {
+/** Routes that are not pages: the consent form's route checks its Origin itself; OAuth takes cross-origin posts by design. */
+const NOT_PAGES = /^\/(consent|oauth)\//;
+
+function refused(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
+
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -37,18 +50,38 @@ async function formBodyParses(request: NextRequest, body: string): Promise<boole
 }
 
 /**
- * A page's form post (a server action) whose Origin names another site is 403; one over the action
- * body limit, or not received in time, 413; one whose body does not parse, 400. Next.js would answer
- * each with a 500 and a logged error. A post without Origin goes on to the action, which refuses it (403).
+ * The forwarded headers Next.js reads in a server action, made what we know them to be. Next.js
+ * compares the action's Origin with X-Forwarded-Host (else Host) exactly as sent, and answers a
+ * mismatch with a 500: any forwarded host a caller adds to a same-origin post, since without
+ * TRUST_PROXY we ignore that header. Once our check has found a post same-origin, Next.js is given the
+ * host that check compared with (which the actions' own check reads alike). And Next.js fetches the
+ * page an action redirects to from this very server, over the protocol X-Forwarded-Proto names: this
+ * server speaks plain http (TLS ends in front of it), so an https there only fails, with a logged error.
+ */
+function withKnownForwarding(request: NextRequest): Response {
+  const headers = new Headers(request.headers);
+  headers.set('x-forwarded-host', requestHost(request.headers)!);
+  headers.set('x-forwarded-proto', 'http');
+  return NextResponse.next({ request: { headers } });
+}
+
+/**
+ * A path that does not decode is 400. A page's form post (a server action) whose Origin names another
+ * site is 403; one over the action body limit, or not received in time, 413; one whose body does not
+ * parse, 400. Next.js would answer each with a 500 (and most with a logged error). A post without
+ * Origin goes on to the action, which refuses it (403).
  */
 export async function proxy(request: NextRequest): Promise<Response> {
-  if (request.method !== 'POST') return NextResponse.next();
-  if (request.headers.has('origin') && !isSameOriginRequest(request.headers)) {
-    return refusedFormPost(403, 'Cross-origin form submission refused: nothing was changed.');
+  const { pathname } = request.nextUrl;
+  if (!decodes(pathname)) return refused(400, 'The address could not be read: its percent-encoding is not valid UTF-8.');
+  if (request.method !== 'POST' || NOT_PAGES.test(pathname)) return NextResponse.next();
+  const hasOrigin = request.headers.has('origin');
+  if (hasOrigin && !isSameOriginRequest(request.headers)) {
+    return refused(403, 'Cross-origin form submission refused: nothing was changed.');
   }
   const declared = Number(request.headers.get('content-length') ?? 0);
   const body = declared > FORM_MAX_BYTES ? null : request.body ? await readBoundedBody(request.clone().body!, FORM_MAX_BYTES) : '';
-  if (body === null) return refusedFormPost(413, `A form post must be at most ${FORM_MAX_BYTES / 1024} KiB, sent without pause: nothing was changed.`);
-  if (!(await formBodyParses(request, body))) return refusedFormPost(400, 'The form could not be read: nothing was changed.');
-  return NextResponse.next();
+  if (body === null) return refused(413, `A form post must be at most ${FORM_MAX_BYTES / 1024} KiB, sent without pause: nothing was changed.`);
+  if (!(await formBodyParses(request, body))) return refused(400, 'The form could not be read: nothing was changed.');
+  return hasOrigin ? withKnownForwarding(request) : NextResponse.next();
 }

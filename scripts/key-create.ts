@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey, InvalidKeyRequest } from '../lib/auth/api-keys';
 import { isScope, SCOPES, type Scope } from '../lib/contract/scopes';
 import { closeDb, sql } from '../lib/db';
+import { keyNameSchema } from '../lib/settings/key-form';
 import { UUID_PATTERN } from '../lib/text/uuid';
 import { dayNumber, isRealDay } from '../lib/time/days';
 import { runningEmbeddedDatabaseUrl } from './embedded-database';
@@ -57,7 +58,10 @@ export function parseKeyCreateArgs(argv: string[]): KeyRequest {
     // The key works through the whole of that day (UTC) and stops at the next midnight.
     expiresAt = new Date((dayNumber(values.expires) + 1) * 86_400_000);
   }
-  return { org: values.org, scopes: [...new Set(scopes)] as Scope[], clientIds, expiresAt, name: values.name ?? 'CLI key' };
+  // The settings form's rule for names, so that a key made here displays as it does there.
+  const name = keyNameSchema.safeParse(values.name ?? 'CLI key');
+  if (!name.success) throw new UsageError(`--name: ${name.error.issues[0]!.message}`);
+  return { org: values.org, scopes: [...new Set(scopes)] as Scope[], clientIds, expiresAt, name: name.data };
 }
 
 /** Creates the key and returns the lines to print; throws UsageError or InvalidKeyRequest for bad input. */

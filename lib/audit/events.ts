@@ -2,6 +2,7 @@
 // revoked an app (an OAuth grant), and when. A key minted by a command-line program has no actor.
 import { prisma } from '../db';
 import type { Prisma } from '../generated/prisma/client';
+import { displayName } from '../text/plain-text';
 
 export const AUDIT_ACTIONS = {
   apiKeyCreated: 'api_key.created',
@@ -55,13 +56,16 @@ export async function listAuditEvents(orgId: string, targetType: AuditTargetType
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit,
   });
-  return rows.map((row) => ({
-    id: row.id,
-    action: row.action,
-    actorName: row.actor?.name ?? null,
-    fromCommandLine: detail(row.details, 'createdVia') === 'cli',
-    targetName: detail(row.details, 'name'),
-    targetPrefix: detail(row.details, 'prefix'),
-    createdAt: row.createdAt,
-  }));
+  return rows.map((row) => {
+    const targetName = detail(row.details, 'name');
+    return {
+      id: row.id,
+      action: row.action,
+      actorName: row.actor?.name ?? null,
+      fromCommandLine: detail(row.details, 'createdVia') === 'cli',
+      targetName: targetName === null ? null : displayName(targetName),
+      targetPrefix: detail(row.details, 'prefix'),
+      createdAt: row.createdAt,
+    };
+  });
 }

@@ -16,7 +16,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { normaliseClientMetadata } from './request-rules';
+import { parseClientMetadata } from './request-rules';
 
 export const METADATA_DOCUMENT_TIMEOUT_MS = 5_000;
 export const METADATA_DOCUMENT_MAX_BYTES = 20 * 1024;
@@ -105,9 +105,9 @@ async function readCapped(body: AsyncIterable<Uint8Array> | null, maxBytes: numb
 
 /**
  * The provider's outgoing fetch (used only for metadata documents): the checked connection above, no
- * redirects, a 5 s limit, and the document normalised as a registration is (fields we do not support
- * dropped, not fatal; redirect URIs checked). Anything we refuse becomes a non-200 answer, which the
- * provider reports as `invalid_client`.
+ * redirects, a 5 s limit, and the document checked and normalised as a registration is (nesting
+ * bounded; names, strings and redirect URIs checked; fields we do not support dropped, not fatal).
+ * Anything we refuse becomes a non-200 answer, which the provider reports as `invalid_client`.
  */
 export async function fetchClientMetadata(url: URL | string | Request, options?: RequestInit): Promise<Response> {
   const response = await undiciFetch(url instanceof Request ? url.url : url, {
@@ -123,14 +123,7 @@ export async function fetchClientMetadata(url: URL | string | Request, options?:
   }
   const body = await readCapped(response.body, METADATA_DOCUMENT_MAX_BYTES);
   if (body === null) return new Response(null, { status: 413 });
-  let document: unknown;
-  try {
-    document = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    return new Response(null, { status: 422 });
-  }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return new Response(null, { status: 422 });
-  const result = normaliseClientMetadata(document as Record<string, unknown>);
+  const result = parseClientMetadata(new TextDecoder().decode(body));
   if ('error' in result) return new Response(null, { status: 422 });
   // Only what the provider reads: the caching headers (its cache follows max-age or Expires).
   const headers = new Headers({ 'content-type': 'application/json' });

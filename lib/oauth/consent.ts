@@ -7,6 +7,7 @@ import { mcpUrl } from '../app-url';
 import { OAUTH_SCOPES } from '../contract/scopes';
 import { prisma, sql } from '../db';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
+import { displayName } from '../text/plain-text';
 import { nodeExchange } from './bridge';
 import { oauthProvider } from './provider';
 import { redirectKind, staysOnDevice } from './request-rules';
@@ -69,7 +70,8 @@ export async function consentRequest(uid: string, userId: string): Promise<Conse
   return {
     uid,
     clientId,
-    clientName: client.clientName ?? 'An unnamed app',
+    // A client registered before names were checked may still carry text-direction controls.
+    clientName: displayName(client.clientName ?? 'An unnamed app'),
     clientHost: hostOf(metadataUrl ?? redirectUri),
     staysOnDevice: staysOnDevice(redirectUri),
     scopes: requestedScopes(interaction),

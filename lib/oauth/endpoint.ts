@@ -1,14 +1,16 @@
 // The OAuth endpoints under /oauth: the provider behind the bridge, plus what we add in front of it:
-// only our four endpoints (and the authorization resume step) are reachable; CORS for browser-based
-// clients on token, revoke and register; registration limited per client address and its metadata
-// normalised (see normaliseClientMetadata).
+// only our four endpoints (and the authorization resume step) are reachable; every query and form
+// parameter within our input rules (see parameterProblem); CORS for browser-based clients on token,
+// revoke and register; registration limited per client address and its metadata checked and
+// normalised (see parseClientMetadata).
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
 import { rateLimiter, rateLimitHeaders } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { nodeExchange } from './bridge';
+import { oauthErrorPage } from './error-page';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
-import { normaliseClientMetadata } from './request-rules';
+import { parameterProblem, parseClientMetadata } from './request-rules';
 
 const CORS_PATHS = new Set<string>([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.registration]);
 const RESUME_PATH = new RegExp(`^${OAUTH_ROUTES.authorization}/[A-Za-z0-9_-]+$`);
@@ -29,30 +31,39 @@ function isServedPath(path: string): boolean {
   return path === OAUTH_ROUTES.authorization || RESUME_PATH.test(path) || CORS_PATHS.has(path);
 }
 
+const FORM_BODY = /^application\/x-www-form-urlencoded\b/i;
+
+/**
+ * The 400 for a query or form parameter outside our input rules, or null. An authorization request
+ * is answered with the error page, as the provider answers one it cannot send back: its redirect URI
+ * is not yet known to be the client's. The other endpoints answer JSON.
+ */
+function parameterRefusal(request: Request, path: string, body: string): Response | null {
+  const lists = [new URL(request.url).searchParams];
+  if (FORM_BODY.test(request.headers.get('content-type') ?? '')) lists.push(new URLSearchParams(body));
+  const problem = lists.map(parameterProblem).find((found) => found !== null);
+  if (!problem) return null;
+  if (!CORS_PATHS.has(path)) return oauthErrorPage({ error: 'invalid_request', error_description: problem });
+  return oauthError(400, path === OAUTH_ROUTES.registration ? 'invalid_client_metadata' : 'invalid_request', problem);
+}
+
 /** A registration's body as the provider should see it, or the error answer. */
-async function registrationBody(request: Request, raw: Uint8Array): Promise<Uint8Array<ArrayBuffer> | Response> {
+async function registrationBody(request: Request, text: string): Promise<Uint8Array<ArrayBuffer> | Response> {
   const decision = await rateLimiter().limit(`oauth-register:${rateLimitIdentity(null, request.headers)}`);
   if (!decision.allowed) return oauthError(429, 'invalid_request', 'too many registrations from this address; try again later', rateLimitHeaders(decision));
-  let metadata: unknown;
-  try {
-    metadata = JSON.parse(new TextDecoder().decode(raw));
-  } catch {
-    return oauthError(400, 'invalid_client_metadata', 'the body must be a JSON object of client metadata');
-  }
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    return oauthError(400, 'invalid_client_metadata', 'the body must be a JSON object of client metadata');
-  }
-  const result = normaliseClientMetadata(metadata as Record<string, unknown>);
-  if ('error' in result) return oauthError(400, 'invalid_redirect_uri', result.error);
+  const result = parseClientMetadata(text);
+  if ('error' in result) return oauthError(400, result.error, result.error_description);
   return new TextEncoder().encode(JSON.stringify(result.metadata));
 }
 
 async function providerResponse(request: Request, path: string): Promise<Response> {
   const text = request.body ? await readBoundedBody(request.body) : '';
   if (text === null) return oauthError(400, 'invalid_request', `the request body must be at most ${MAX_BODY_BYTES / 1024} KiB, sent without pause`);
+  const refusal = parameterRefusal(request, path, text);
+  if (refusal) return refusal;
   let body = new TextEncoder().encode(text);
   if (path === OAUTH_ROUTES.registration && request.method === 'POST') {
-    const normalised = await registrationBody(request, body);
+    const normalised = await registrationBody(request, text);
     if (normalised instanceof Response) return normalised;
     body = normalised;
   }

@@ -1,6 +1,7 @@
 // The page the provider shows when an authorization request cannot be sent back to the app (unknown
 // client, unregistered redirect URI, a metadata document we refused): in the app's colours, with the
-// OAuth error code and description, and nothing loaded from elsewhere.
+// OAuth error code and description, and nothing loaded from elsewhere. The same page answers an
+// authorization request that our input rules refuse before the provider sees it.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -9,11 +10,33 @@ function escapeHtml(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
 
-export function renderOAuthError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): void {
+interface OAuthErrorOut {
+  error: string;
+  error_description?: string;
+}
+
+const PAGE_HEADERS = {
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+} as const;
+
+/** The provider's renderError. */
+export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut): void {
   ctx.type = 'html';
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  ctx.body = `<!DOCTYPE html>
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
+  ctx.body = errorPage(out);
+}
+
+/** The page as a Web response with status 400, for a request refused before the provider. */
+export function oauthErrorPage(out: OAuthErrorOut): Response {
+  return new Response(errorPage(out), {
+    status: 400,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...PAGE_HEADERS },
+  });
+}
+
+function errorPage(out: OAuthErrorOut): string {
+  return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The app could not be connected · Metrics API</title>
 <style>body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#16181d;background:#f7f7f8;min-height:100vh;display:grid;place-items:center}

@@ -3,6 +3,7 @@
 // codes and tokens, so the very next request with any of them is refused.
 import { OAUTH_SCOPES } from '../contract/scopes';
 import { sql } from '../db';
+import { displayName } from '../text/plain-text';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import { revokeGrantRows } from './adapter';
 
@@ -64,7 +65,7 @@ export async function listConnectedApps(viewer: GrantViewer): Promise<ConnectedA
   return rows.map((row) => ({
     grantId: row.grantId,
     clientId: row.payload.clientId ?? '',
-    clientName: row.clientName ?? row.payload.clientId ?? '',
+    clientName: displayName(row.clientName ?? row.payload.clientId ?? ''),
     metadataHost: metadataHost(row.payload.clientId),
     scopes: grantedScopes(row.payload.resources),
     orgName: row.orgName,

@@ -1,9 +1,41 @@
 // The rules of our flow that oidc-provider leaves to its configuration: one resource (the MCP
 // endpoint), the scopes, redirect URIs of registered and metadata-document clients, and refresh-token
-// narrowing that sticks.
+// narrowing that sticks. Also what input we take at all (OAUTH_INPUT_CAPS), checked before the
+// provider sees it: it stores parameters and metadata in PostgreSQL, which cannot hold U+0000, and
+// answered such input with a 500.
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { mcpUrl } from '../app-url';
 import { OAUTH_SCOPES } from '../contract/scopes';
+import { jsonDepthWithin } from '../text/json-depth';
+import { isPlainName, isPlainText, PLAIN_NAME_MESSAGE, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
+
+/** The bounds of OAuth input, in characters (UTF-16 code units, as String.length counts them). */
+export const OAUTH_INPUT_CAPS = {
+  /**
+   * A parameter's name or value at authorize, token, revoke and register, and any string in client
+   * metadata: URIs, state, hints, codes, tokens. Longer than any real one.
+   */
+  value: 2048,
+  /** client_name: a name a person reads, on the consent screen and the connected apps page. */
+  clientName: 255,
+  /** Nesting of client metadata JSON: it is flat but for a `jwks` (keys, in an array, in an object). */
+  jsonDepth: 20,
+} as const;
+
+/** A parameter's name, a metadata field's name or a key inside one. */
+const isAcceptedKey = (key: string) => isPlainText(key) && key.length <= OAUTH_INPUT_CAPS.value;
+const KEY_MESSAGE = `must be plain text of at most ${OAUTH_INPUT_CAPS.value} characters`;
+
+/** Why a list of query or form parameters is refused, or null when every name and value is acceptable. */
+export function parameterProblem(params: URLSearchParams): string | null {
+  for (const [name, value] of params) {
+    // A name is repeated in the description only once it is known to be acceptable.
+    if (!isAcceptedKey(name)) return `parameter names ${KEY_MESSAGE}`;
+    if (!isPlainText(value)) return `${name} ${PLAIN_TEXT_MESSAGE}`;
+    if (value.length > OAUTH_INPUT_CAPS.value) return `${name} must be at most ${OAUTH_INPUT_CAPS.value} characters long`;
+  }
+  return null;
+}
 
 /** Accepted and without effect: refresh tokens are issued whether or not a client asks for it. */
 const IGNORED_SCOPES = new Set(['offline_access']);
@@ -69,21 +101,78 @@ const OFFERED_AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_sec
 
 export type ClientMetadata = Record<string, unknown>;
 
+/** Client metadata refused, as the registration endpoint answers it (RFC 7591 §3.2.2). */
+export interface MetadataRefusal {
+  error: 'invalid_client_metadata' | 'invalid_redirect_uri';
+  error_description: string;
+}
+
+const invalidMetadata = (description: string): MetadataRefusal => ({ error: 'invalid_client_metadata', error_description: description });
+
+/** client_name, or one of its language variants (`client_name#fr`). */
+const isClientName = (field: string) => field === 'client_name' || field.startsWith('client_name#');
+
+/** Why a value of metadata `field` is refused: a string, a key or a name we do not take, anywhere in it. */
+function metadataValueProblem(field: string, value: unknown): string | null {
+  if (isClientName(field)) {
+    if (typeof value !== 'string') return `${field} must be a string`;
+    if (!isPlainName(value)) return `${field} ${PLAIN_NAME_MESSAGE}`;
+    if (value.length > OAUTH_INPUT_CAPS.clientName) return `${field} must be at most ${OAUTH_INPUT_CAPS.clientName} characters long`;
+    return null;
+  }
+  if (typeof value === 'string') {
+    if (!isPlainText(value)) return `${field} ${PLAIN_TEXT_MESSAGE}`;
+    return value.length > OAUTH_INPUT_CAPS.value ? `${field} must hold strings of at most ${OAUTH_INPUT_CAPS.value} characters` : null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (!Array.isArray(value) && !isAcceptedKey(key)) return `the keys in ${field} ${KEY_MESSAGE}`;
+    const problem = metadataValueProblem(field, item);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /**
- * Client metadata as we accept it, from a registration or a metadata document: redirect URIs must
+ * Client metadata from JSON text (a registration's body, a metadata document): nesting is bounded
+ * before the text is parsed, then the object is normalised.
+ */
+export function parseClientMetadata(text: string): { metadata: ClientMetadata } | MetadataRefusal {
+  if (!jsonDepthWithin(text, OAUTH_INPUT_CAPS.jsonDepth)) return invalidMetadata(`client metadata must not nest more than ${OAUTH_INPUT_CAPS.jsonDepth} levels deep`);
+  let metadata: unknown;
+  try {
+    metadata = JSON.parse(text);
+  } catch {
+    return invalidMetadata('client metadata must be a JSON object');
+  }
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return invalidMetadata('client metadata must be a JSON object');
+  return normaliseClientMetadata(metadata as ClientMetadata);
+}
+
+/**
+ * Client metadata as we accept it, from a registration or a metadata document: field names and
+ * strings plain text within OAUTH_INPUT_CAPS.value, and a `client_name` without text-direction
+ * controls within OAUTH_INPUT_CAPS.clientName (else `invalid_client_metadata`); redirect URIs must
  * each be acceptable (else `invalid_redirect_uri`); a client with loopback or app-scheme redirects
  * and no `application_type` is native (so any loopback port matches); grant types and an auth method
  * we do not offer (a `device_code` grant, `private_key_jwt`) are dropped rather than fatal; a
  * registered `scope` is dropped so that it never limits later requests.
  */
-export function normaliseClientMetadata(metadata: ClientMetadata): { metadata: ClientMetadata } | { error: string } {
+export function normaliseClientMetadata(metadata: ClientMetadata): { metadata: ClientMetadata } | MetadataRefusal {
+  for (const [field, value] of Object.entries(metadata)) {
+    if (!isAcceptedKey(field)) return invalidMetadata(`field names ${KEY_MESSAGE}`);
+    const problem = metadataValueProblem(field, value);
+    if (problem) return invalidMetadata(problem);
+  }
   const redirects = metadata.redirect_uris;
   if (!Array.isArray(redirects) || redirects.length === 0 || redirects.some((uri) => typeof uri !== 'string')) {
-    return { error: 'redirect_uris must be a non-empty array of URIs' };
+    return { error: 'invalid_redirect_uri', error_description: 'redirect_uris must be a non-empty array of URIs' };
   }
   const kinds = (redirects as string[]).map(redirectKind);
   const refused = (redirects as string[]).filter((_, index) => kinds[index] === null);
-  if (refused.length > 0) return { error: `redirect URI not accepted (https, loopback http or an app scheme only): ${refused.join(', ')}` };
+  if (refused.length > 0) {
+    return { error: 'invalid_redirect_uri', error_description: `redirect URI not accepted (https, loopback http or an app scheme only): ${refused.join(', ')}` };
+  }
 
   const normalised: ClientMetadata = { ...metadata };
   delete normalised.scope;

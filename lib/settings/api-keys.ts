@@ -4,6 +4,7 @@ import { createApiKey } from '../auth/api-keys';
 import type { Scope } from '../contract/scopes';
 import { isScope } from '../contract/scopes';
 import { prisma } from '../db';
+import { displayName } from '../text/plain-text';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 
@@ -47,7 +48,7 @@ export async function listApiKeys(orgId: string, now = new Date()): Promise<KeyL
   });
   return keys.map((key) => ({
     id: key.id,
-    name: key.name,
+    name: displayName(key.name),
     prefix: key.prefix,
     scopes: key.scopes.filter(isScope),
     clients: key.restrictedToClients

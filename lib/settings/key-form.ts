@@ -3,7 +3,7 @@
 // it is a preset (so many days from today) or a day chosen, never one already over.
 import { z } from 'zod';
 import { SCOPES } from '../contract/scopes';
-import { isPlainText } from '../text/plain-text';
+import { isPlainName, isPlainText } from '../text/plain-text';
 import type { KeyRequest } from './api-keys';
 
 export const KEY_NAME_MAX = 100;
@@ -26,14 +26,18 @@ export function dayAfter(days: number, now = new Date()): string {
   return todayUtc(new Date(now.getTime() + days * 86_400_000));
 }
 
-const keyFormSchema = z.object({
+/** A key's name, from the form or the command line (scripts/key-create.ts). */
+export const keyNameSchema = z
+  .string()
   // Checked before trimming, so that a line break or tab at either end is refused too, not dropped.
-  name: z
-    .string()
-    .refine(isPlainText, 'The name must not contain control characters, such as line breaks or tabs.')
-    .trim()
-    .min(1, 'Give the key a name.')
-    .max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`),
+  .refine(isPlainText, 'The name must not contain control characters, such as line breaks or tabs.')
+  .refine(isPlainName, 'The name must not contain text-direction controls (such as U+202E), which make it display in another order.')
+  .trim()
+  .min(1, 'Give the key a name.')
+  .max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`);
+
+const keyFormSchema = z.object({
+  name: keyNameSchema,
   scopes: z.array(z.enum(SCOPES, 'Unknown scope.')).min(1, 'Choose at least one scope.'),
   clientAccess: z.enum(['all', 'selected'], 'Choose which clients the key reads.'),
   clients: z.array(z.uuid('Unknown client.')),

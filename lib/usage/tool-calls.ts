@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AuthContext } from '../contract/credential';
 import { sql } from '../db';
 import { canonicalJson } from '../text/canonical-json';
+import { displayName } from '../text/plain-text';
 
 export interface ToolCallRecord {
   auth: AuthContext;
@@ -186,7 +187,7 @@ export async function recentToolCalls(orgId: string, limit = 20): Promise<Recent
   return rows.map((row) => ({
     at: row.at,
     tool: row.tool,
-    caller: row.apiKeyId ? (row.keyName ?? 'a deleted key') : (row.appName ?? 'a revoked app'),
+    caller: displayName(row.apiKeyId ? (row.keyName ?? 'a deleted key') : (row.appName ?? 'a revoked app')),
     callerKind: row.apiKeyId ? 'api_key' : 'oauth_grant',
     rows: row.rows,
     durationMs: row.durationMs,

@@ -25,6 +25,7 @@ import { allOperations } from '@/lib/operations/registry';
 import { dayFromNumber, dayNumber } from '@/lib/time/days';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
+import { BROKEN_ENCODINGS, CONTROLS, encode, FUZZ_PATH as PATH, FUZZ_SEED as SEED, TEXTS } from '../support/fuzz-values';
 import { SEED_END_DATE } from '../support/global-setup';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { seededOrgs } from './platform-support';
@@ -38,10 +39,6 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const USES_PER_KEY = 50;
 /** Node's HTTP parser refuses request heads over 16 KiB before the app sees them. */
 const MAX_QUERY_LENGTH = 12_000;
-
-const SEED = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
-const PATH = process.env.FUZZ_PATH;
-if (!Number.isSafeInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
 
 const { main, other } = seededOrgs();
 const DATA_FIRST_DAY = dayFromNumber(dayNumber(SEED_END_DATE) - 59);
@@ -100,16 +97,6 @@ async function loadWorld(): Promise<World> {
 
 // ───────────── raw query strings ─────────────
 
-/** Percent-encodes every UTF-8 byte but the unreserved characters (a lone surrogate becomes U+FFFD's bytes). */
-function encode(text: string): string {
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const char = String.fromCharCode(byte);
-    out += /^[A-Za-z0-9\-._~]$/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
 /** One `name=value` piece of a query, both raw (already encoded, or deliberately broken). */
 interface Piece {
   name: string;
@@ -127,37 +114,6 @@ const decoded = (raw: string): [string, string][] => [...new URL(`http://fuzz.in
 
 // ───────────── hostile values ─────────────
 
-const CONTROLS = ['%00', '%01', '%07', '%08', '%09', '%0A', '%0D', '%1B', '%1F', '%7F', '%C2%80', '%C2%85', '%C2%9F'];
-/** Percent-encoding that is not valid, or valid UTF-8 of nothing printable: the server reads literals or U+FFFD. */
-const BROKEN_ENCODINGS = ['%', '%%', '%zz', '%0', '%G1', '%E2%82', '%ED%A0%80', '%ED%BF%BF', '%C0%80', '%FF', '%FE%FF', '%EF%BF%BE', '%F4%90%80%80'];
-const TEXTS = [
-  "' OR 1=1 --",
-  '"; DROP TABLE api_keys; --',
-  '%',
-  '_',
-  '%%',
-  '\\',
-  '*',
-  '.*',
-  '$1',
-  '${jndi:ldap://x}',
-  '<script>alert(1)</script>',
-  '../../etc/passwd',
-  '__proto__',
-  'constructor',
-  'null',
-  'undefined',
-  '[]',
-  '{}',
-  ' ',
-  '😀'.repeat(40),
-  'é'.repeat(65),
-  'ﷺ',
-  'a\u0301',
-  '\u202Eevil',
-  '\uFEFF',
-  '\uFFFD',
-];
 const ENUM_LIKE = ['Campaign', 'CAMPAIGN', 'campaign ', ' ad', 'adsets', 'prevyear', 'PREVIOUS', 'toString', 'hasOwnProperty', 'valueOf'];
 const NUMBER_LIKE = ['-1', '-0', '1.5', '1e2', '1e309', '0x10', '+5', ' 5', '5 ', 'NaN', 'Infinity', '-Infinity', '9'.repeat(400), '1,000', '٣', '١٠', '0.0', '00001'];
 const LONG_LENGTHS = [64, 65, 100, 101, 1_000, 4_000, 8_000];

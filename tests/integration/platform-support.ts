@@ -1,5 +1,6 @@
 // Shared helpers of the platform's integration tests: the seeded organisations and their clients
 // (read with independent SQL), and a minimal valid query for any operation, derived from its schema.
+import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { z } from 'zod';
 import { sql } from '@/lib/db';
@@ -55,3 +56,17 @@ export async function awayFromWindowEdge(marginMs = 8_000): Promise<void> {
   const left = windowMs - (Date.now() % windowMs);
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
+
+/**
+ * An organisation of its own with one admin and one client: for tests that create keys or grants
+ * through the pages, so that the seeded organisations' lists change only where a test expects it.
+ */
+export async function newOrganisationAdmin(label: string): Promise<{ userId: string; orgId: string; clientId: string }> {
+  const [orgId, userId, clientId] = [randomUUID(), randomUUID(), randomUUID()];
+  await sql('INSERT INTO organizations (id, slug, name) VALUES ($1, $2, $3)', [orgId, `${label}-${orgId.slice(0, 8)}`, `${label} agency`]);
+  await sql(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, 'x')`, [userId, `admin-${userId}@${label}.test`, `${label} admin`]);
+  await sql(`INSERT INTO memberships (id, org_id, user_id, role) VALUES ($1, $2, $3, 'admin')`, [randomUUID(), orgId, userId]);
+  await sql('INSERT INTO clients (id, org_id, name) VALUES ($1, $2, $3)', [clientId, orgId, `${label} client`]);
+  return { userId, orgId, clientId };
+}
+

@@ -59,9 +59,10 @@ describe('normaliseClientMetadata', () => {
   });
 
   it('refuses missing or unacceptable redirect URIs', () => {
-    expect(normaliseClientMetadata({})).toEqual({ error: 'redirect_uris must be a non-empty array of URIs' });
+    expect(normaliseClientMetadata({})).toEqual({ error: 'invalid_redirect_uri', error_description: 'redirect_uris must be a non-empty array of URIs' });
     expect(normaliseClientMetadata({ redirect_uris: ['https://ok.example/cb', 'http://evil.example/cb'] })).toEqual({
-      error: 'redirect URI not accepted (https, loopback http or an app scheme only): http://evil.example/cb',
+      error: 'invalid_redirect_uri',
+      error_description: 'redirect URI not accepted (https, loopback http or an app scheme only): http://evil.example/cb',
     });
   });
 });

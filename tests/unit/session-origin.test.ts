@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSameOriginRequest } from '@/lib/session/origin';
+import { isSameOriginRequest, requestHost } from '@/lib/session/origin';
 
 const headers = (values: Record<string, string>) => new Headers(values);
 
@@ -41,5 +41,14 @@ describe('isSameOriginRequest', () => {
     expect(isSameOriginRequest(headers({ origin: 'null', host: 'app.example.com' }), false)).toBe(false);
     expect(isSameOriginRequest(headers({ host: 'app.example.com' }), false)).toBe(false);
     expect(isSameOriginRequest(headers({ origin: 'not a url', host: 'app.example.com' }), false)).toBe(false);
+  });
+});
+
+describe('requestHost', () => {
+  it('is the host the Origin is compared with, in lower case: X-Forwarded-Host only behind a trusted proxy', () => {
+    const forwarded = headers({ host: 'Internal:3000', 'x-forwarded-host': 'APP.example.com, internal:3000' });
+    expect(requestHost(forwarded, true)).toBe('app.example.com');
+    expect(requestHost(forwarded, false)).toBe('internal:3000');
+    expect(requestHost(headers({}), false)).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 // The key form's name: control characters are refused with a message for the form (PostgreSQL text
-// cannot hold U+0000; nothing else of that range belongs in a name), and the length cap holds.
+// cannot hold U+0000; nothing else of that range belongs in a name), and so are text-direction
+// controls (a name would display in another order than it is stored); the length cap holds.
 import { describe, expect, it } from 'vitest';
 import { KEY_NAME_MAX, parseKeyForm } from '@/lib/settings/key-form';
 
 const CONTROL_MESSAGE = 'The name must not contain control characters, such as line breaks or tabs.';
+const DIRECTION_MESSAGE = 'The name must not contain text-direction controls (such as U+202E), which make it display in another order.';
 
 function withName(name: string): FormData {
   const form = new FormData();
@@ -23,6 +25,16 @@ describe('parseKeyForm: the name', () => {
     ['a line break at the end, which trimming would otherwise drop', 'Reporting bot\n'],
   ])('refuses %s', (_label, name) => {
     expect(parseKeyForm(withName(name))).toEqual({ errors: { name: CONTROL_MESSAGE } });
+  });
+
+  it.each([
+    ['a right-to-left override', 'Backup\u202Etxt.exe'],
+    ['a left-to-right embedding', 'Backup\u202Atxt.exe'],
+    ['a right-to-left isolate', 'Backup\u2067txt.exe'],
+    ['a right-to-left mark', 'Backup\u200Ftxt.exe'],
+    ['an Arabic letter mark', 'Backup\u061Ctxt.exe'],
+  ])('refuses %s, which would make the name display in another order', (_label, name) => {
+    expect(parseKeyForm(withName(name))).toEqual({ errors: { name: DIRECTION_MESSAGE } });
   });
 
   it(`takes up to ${KEY_NAME_MAX} characters after trimming, not one more`, () => {
