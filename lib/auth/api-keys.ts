@@ -2,6 +2,7 @@
 // key is stored, with a short display prefix; the key itself is shown once and never logged.
 import { createHash, randomBytes } from 'node:crypto';
 import { prisma } from '../db';
+import { positiveIntegerFromEnv } from '../env';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../settings/audit';
 import type { Scope } from './scopes';
@@ -36,6 +37,15 @@ export interface NewApiKey {
 
 export class InvalidKeyRequest extends Error {}
 
+/**
+ * Active keys (neither revoked nor expired) an organisation may hold, read when a key is minted. Each
+ * key has its own rate and concurrency limits, so without a cap an organisation could mint its way
+ * past them (see API_CONCURRENCY_PER_ORG for the bound that holds however many keys it has).
+ */
+export function keysPerOrgMax(): number {
+  return positiveIntegerFromEnv('API_KEYS_PER_ORG_MAX', 100);
+}
+
 /** Stores a new key and returns it, the only time the whole key exists outside its holder. */
 export async function createApiKey(input: NewApiKey): Promise<{ key: string; id: string; prefix: string }> {
   if (input.scopes.length === 0) throw new InvalidKeyRequest('A key needs at least one scope.');
@@ -51,6 +61,16 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; id:
   // The key and its creation event are one change: every key, whichever program minted it, is in
   // the settings page's Activity.
   const id = await prisma().$transaction(async (tx) => {
+    // One mint at a time per organisation (the row lock), so that two at once cannot both pass the cap.
+    await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${input.orgId}::uuid FOR NO KEY UPDATE`;
+    const max = keysPerOrgMax();
+    const active = await tx.apiKey.count({
+      where: { orgId: input.orgId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    });
+    if (active >= max) {
+      const keys = `${active} active ${active === 1 ? 'key' : 'keys'}`;
+      throw new InvalidKeyRequest(`The organisation has ${keys} and may have at most ${max}. Revoke a key it no longer uses, then create this one.`);
+    }
     const record = await tx.apiKey.create({
       data: {
         orgId: input.orgId,

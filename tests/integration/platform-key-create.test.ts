@@ -1,14 +1,14 @@
 // `npm run key:create` against the test database: the printed key works, only its hash is stored,
 // and bad input gets a clear error.
 import { createHash } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
 import { InvalidKeyRequest, KEY_PATTERN } from '@/lib/auth/api-keys';
 import { createKeyFromArgs, UsageError } from '@/scripts/key-create';
 import { sql } from '@/lib/db';
 import { api } from '../support/api';
 import { expectContract } from '../support/contract';
-import { clientsOf, seededOrgs } from './platform-support';
+import { clientsOf, freshOrg, seededOrgs } from './platform-support';
 
 const { main, other } = seededOrgs();
 const slugOf = (id: string) => inject('seed').orgs.find((org) => org.id === id)!.slug;
@@ -31,6 +31,19 @@ describe('key:create', () => {
   it('accepts the organisation id too', async () => {
     const lines = await createKeyFromArgs(['--org', other.id, '--scopes', 'store:read']);
     expect(lines[0]).toContain(other.name);
+  });
+
+  it("refuses a key past the organisation's cap on active keys, saying so", async () => {
+    vi.stubEnv('API_KEYS_PER_ORG_MAX', '1');
+    try {
+      const org = await freshOrg('CLI key cap');
+      await createKeyFromArgs(['--org', org.slug, '--scopes', 'ads:read']);
+      const refused = createKeyFromArgs(['--org', org.slug, '--scopes', 'ads:read']);
+      await expect(refused).rejects.toBeInstanceOf(InvalidKeyRequest);
+      await expect(refused).rejects.toThrow('The organisation has 1 active key and may have at most 1. Revoke a key it no longer uses, then create this one.');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('refuses an unknown organisation and a client of another organisation', async () => {
