@@ -17,14 +17,35 @@ const globalForDb = globalThis as unknown as { metricsDb?: Db };
 /** How long a query waits for a pooled connection before it fails (503) rather than hang. */
 export const CONNECTION_WAIT_MS = 5_000;
 
+/** How much longer than the statement timeout the client waits for an answer (see query_timeout). */
+const QUERY_TIMEOUT_MARGIN_MS = 1_000;
+
+const TIME_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * DATABASE_STATEMENT_TIMEOUT (default 10 s) in milliseconds, written as PostgreSQL writes a time
+ * setting: a number, in milliseconds unless a unit (ms, s, min, h, d) follows. Zero, which would
+ * turn PostgreSQL's bound off, is refused: no statement may run unbounded.
+ */
+export function statementTimeoutMs(value = process.env.DATABASE_STATEMENT_TIMEOUT ?? '10s'): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h|d)?\s*$/.exec(value);
+  const ms = match ? Math.round(Number(match[1]) * TIME_UNITS_MS[match[2] ?? 'ms']!) : NaN;
+  if (!(ms >= 1)) throw new Error(`DATABASE_STATEMENT_TIMEOUT must be a positive time such as 10s or 500ms, not ${JSON.stringify(value)}`);
+  return ms;
+}
+
 function createDb(): Db {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const statementTimeout = statementTimeoutMs();
   const pool = new pg.Pool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     // A request should fail fast (503) rather than hang when the database is unreachable.
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
+    // A server that stops answering (frozen, or the network gone silent) never cancels anything: the
+    // client gives up a little after statement_timeout would have, and the request is answered 503.
+    query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS,
     // Year-long aggregations sort and hash more than PostgreSQL's 4 MB default allows in memory; JIT
     // compilation costs 100-200 ms per query and never pays off on these short, index-driven plans.
     // Parallel workers are off by default: requests run side by side and each statement is tens of
@@ -50,7 +71,7 @@ function createDb(): Db {
       '-c plan_cache_mode=force_custom_plan',
       `-c max_parallel_workers_per_gather=${process.env.DATABASE_PARALLEL_WORKERS ?? 0}`,
       `-c random_page_cost=${process.env.DATABASE_RANDOM_PAGE_COST ?? 1.1}`,
-      `-c statement_timeout=${process.env.DATABASE_STATEMENT_TIMEOUT ?? '10s'}`,
+      `-c statement_timeout=${statementTimeout}`,
       `-c idle_in_transaction_session_timeout=${process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT ?? '30s'}`,
     ].join(' '),
   });
