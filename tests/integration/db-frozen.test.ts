@@ -1,9 +1,9 @@
 // The client's bound on a query (pg's query_timeout, lib/db.ts): a PostgreSQL that stops answering,
 // played by a relay that passes nothing, makes a query on an open connection fail a second after the
-// statement timeout, through `sql` and Prisma, and a Prisma transaction that cannot begin fail after its
+// statement timeout, through `sql`, `gateSql` and Prisma, and a Prisma transaction that cannot begin fail after its
 // 2 s wait; each with an error answered 503 `unavailable`. The pool serves again once it answers.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closeDb, prisma, sql } from '@/lib/db';
+import { closeDb, gateSql, prisma, sql } from '@/lib/db';
 import { toApiError } from '@/lib/http/errors';
 import { startPgRelay, type PgRelay } from '../support/pg-relay';
 
@@ -31,6 +31,7 @@ describe('a database that stops answering', () => {
 
   it.each([
     ['sql', () => sql('SELECT 1')],
+    ['gateSql', () => gateSql('SELECT 1')],
     ['Prisma', () => prisma().organization.count()],
     ['a Prisma transaction', () => prisma().$transaction((tx) => tx.organization.count())],
   ])('%s: a query on an open connection fails within the bound, as 503 unavailable', async (_, query) => {
