@@ -11,12 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import { authenticate } from '../auth/authenticate';
 import type { AuthContext } from '../auth/context';
-import { rateLimiter, rateLimitHeaders } from '../ratelimit';
+import { rateLimiter, rateLimitHeaders, uncountedHeaders } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { ApiError, rateLimited, toApiError } from './errors';
 import { invokeJson } from './invoke';
 import type { Operation } from './operation';
 import { API_HEADERS, answerResponse, problemResponse } from './responses';
+import { isUnavailable } from './unavailable';
 
 type Handler = (request: Request) => Promise<Response>;
 /** Every method a route file exports: GET (Next.js answers HEAD with it), the preflight and the refused writes. */
@@ -34,8 +35,9 @@ interface Admitted {
 
 /**
  * The gate. A request without a valid key still counts, per client address, so that key guessing is
- * throttled; it is refused only after counting, so its 401 carries the limit headers too. Returns the
- * answer itself when the request goes no further.
+ * throttled; it is refused only after counting, so its 401 carries the limit headers too. A key that
+ * cannot be checked because the database is unreachable counts nowhere (see uncountedHeaders). Returns
+ * the answer itself when the request goes no further.
  */
 async function admit(request: Request): Promise<Admitted | Response> {
   // Always our own id: a caller-chosen one would end up in our logs.
@@ -47,6 +49,8 @@ async function admit(request: Request): Promise<Admitted | Response> {
     try {
       auth = await authenticate(request);
     } catch (error) {
+      // A key that cannot be checked is neither valid nor invalid: 503, counted in no window.
+      if (isUnavailable(error)) return errorResponse(error, requestId, { ...headers, ...(await uncountedHeaders(request.headers)) });
       authFailure = error;
     }
     const decision = await rateLimiter().limit(rateLimitIdentity(auth, request.headers));

@@ -11,8 +11,9 @@ import { OAUTH_SCOPES } from '../auth/scopes';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError, rateLimited, toApiError } from '../http/errors';
 import { API_HEADERS, problemResponse } from '../http/responses';
+import { isUnavailable } from '../http/unavailable';
 import { verifyAccessToken } from '../oauth/verify';
-import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
+import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { RATE_LIMIT } from '../ratelimit/policy';
 import { registerTools, type McpCall } from './tools';
@@ -158,6 +159,8 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     try {
       auth = await credential(request);
     } catch (error) {
+      // A credential that cannot be checked is neither valid nor invalid: 503, counted in no window.
+      if (isUnavailable(error)) return problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) });
       authFailure = error;
     }
     // One unit per tool call (each call of a batch counts), one for a request without any.

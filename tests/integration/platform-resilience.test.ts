@@ -1,13 +1,14 @@
 // What happens when a dependency is missing or down, on real servers: no Upstash configured (the
 // zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), and a
-// database that cannot be reached (503 unavailable with Retry-After, headers still present).
+// database that cannot be reached (503 unavailable with Retry-After, headers still present, nothing
+// counted against valid keys).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
 import { RATE_LIMIT } from '@/lib/ratelimit/policy';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { startTestServer, type TestServer } from '../support/http-server';
+import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
 import { awayFromWindowEdge, seededOrgs } from './platform-support';
 
 /** A local port on which nothing listens. */
@@ -31,6 +32,16 @@ function expectLimitHeaders(response: Response) {
   expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
   expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
   expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+}
+
+/** A request to the MCP endpoint with `key`, as a client lists the tools. */
+function mcpRequest(server: TestServer, key: string, headers: Record<string, string>) {
+  return server.request('/api/mcp', {
+    key,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
 }
 
 describe('no Upstash configured', () => {
@@ -103,6 +114,25 @@ describe('database unreachable', () => {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     const body = await expectProblem(response, 503, 'unavailable');
     expect(body.detail).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres/);
+  });
+
+  it('answers valid keys 503, never 429, however many requests the outage lasts: a key it cannot check counts in no window', async () => {
+    const key = await mintKey({ orgId: main.id });
+    const address = { 'x-forwarded-for': clientAddress() };
+    await awayFromWindowEdge();
+    const responses = await Promise.all(Array.from({ length: RATE_LIMIT.limit + 5 }, () => server.request('/api/v1/me', { key, headers: address })));
+    for (const response of responses) {
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit));
+      expect(response.headers.get('retry-after')).toBe('5');
+      await expectProblem(response, 503, 'unavailable');
+    }
+    const mcp = await mcpRequest(server, key, address);
+    expect(mcp.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit));
+    await expectProblem(mcp, 503, 'unavailable');
+    // The address's window was left whole for requests without a key, which count there as always.
+    const keyless = await server.request('/api/v1/me', { headers: address });
+    expect(keyless.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
+    await expectProblem(keyless, 401, 'unauthorized');
   });
 
   it('is not ready, while liveness still answers', async () => {
