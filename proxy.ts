@@ -3,13 +3,20 @@
 // a logged error. The actions still run their own checks (lib/session/current.ts); this only makes the
 // refusal clean. The API is not behind it: /api/v1 gates its requests in the route (lib/http/route.ts),
 // /api/mcp in its endpoint, and the OAuth endpoints take cross-origin posts by design.
+// It also answers the pages that read the database with a 503 page while the database cannot be
+// reached: once Next.js renders a page, a failure can only end in a 500.
 import { NextResponse, type NextRequest } from 'next/server';
+import { databaseState } from './lib/health';
 import { isSameOriginRequest } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
+import { unavailablePage } from './lib/http/unavailable-page';
 
 // Pages only: not the APIs (the consent form's route checks its Origin itself), Next.js's assets or
 // the metadata documents.
 export const config = { matcher: ['/((?!api/|oauth/|consent/|_next/|\\.well-known/).*)'] };
+
+/** The sign-in and settings pages: each reads the session, and the settings pages their data, from the database. */
+const DATABASE_PAGES = /^\/(login|settings)(\/|$)/;
 
 function refusedFormPost(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
@@ -42,6 +49,7 @@ async function formBodyParses(request: NextRequest, body: string): Promise<boole
  * each with a 500 and a logged error. A post without Origin goes on to the action, which refuses it (403).
  */
 export async function proxy(request: NextRequest): Promise<Response> {
+  if (DATABASE_PAGES.test(request.nextUrl.pathname) && (await databaseState()) === 'unreachable') return unavailablePage();
   if (request.method !== 'POST') return NextResponse.next();
   if (request.headers.has('origin') && !isSameOriginRequest(request.headers)) {
     return refusedFormPost(403, 'Cross-origin form submission refused: nothing was changed.');
