@@ -7,6 +7,8 @@ import { PrismaClient } from './generated/prisma/client';
 
 interface Db {
   pool: pg.Pool;
+  /** A few connections of their own for the lookups each request makes before its operation (see gateSql). */
+  gatePool: pg.Pool;
   prisma: PrismaClient;
   /** The names of the statements prepared on the pool's connections, which go with them. */
   statementNames: StatementNames;
@@ -17,14 +19,38 @@ const globalForDb = globalThis as unknown as { metricsDb?: Db };
 /** How long a query waits for a pooled connection before it fails (503) rather than hang. */
 export const CONNECTION_WAIT_MS = 5_000;
 
+/** Connections of the gate's pool: a credential lookup takes well under a millisecond of each. */
+const GATE_POOL_SIZE = 3;
+
+/** How much longer than the statement timeout the client waits for an answer (see query_timeout). */
+const QUERY_TIMEOUT_MARGIN_MS = 1_000;
+
+const TIME_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * DATABASE_STATEMENT_TIMEOUT (default 10 s) in milliseconds, written as PostgreSQL writes a time
+ * setting: a number, in milliseconds unless a unit (ms, s, min, h, d) follows. Zero, which would
+ * turn PostgreSQL's bound off, is refused: no statement may run unbounded.
+ */
+export function statementTimeoutMs(value = process.env.DATABASE_STATEMENT_TIMEOUT ?? '10s'): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h|d)?\s*$/.exec(value);
+  const ms = match ? Math.round(Number(match[1]) * TIME_UNITS_MS[match[2] ?? 'ms']!) : NaN;
+  if (!(ms >= 1)) throw new Error(`DATABASE_STATEMENT_TIMEOUT must be a positive time such as 10s or 500ms, not ${JSON.stringify(value)}`);
+  return ms;
+}
+
 function createDb(): Db {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const statementTimeout = statementTimeoutMs();
   const pool = new pg.Pool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     // A request should fail fast (503) rather than hang when the database is unreachable.
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
+    // A server that stops answering (frozen, or the network gone silent) never cancels anything: the
+    // client gives up a little after statement_timeout would have, and the request is answered 503.
+    query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS,
     // Year-long aggregations sort and hash more than PostgreSQL's 4 MB default allows in memory; JIT
     // compilation costs 100-200 ms per query and never pays off on these short, index-driven plans.
     // Parallel workers are off by default: requests run side by side and each statement is tens of
@@ -50,13 +76,15 @@ function createDb(): Db {
       '-c plan_cache_mode=force_custom_plan',
       `-c max_parallel_workers_per_gather=${process.env.DATABASE_PARALLEL_WORKERS ?? 0}`,
       `-c random_page_cost=${process.env.DATABASE_RANDOM_PAGE_COST ?? 1.1}`,
-      `-c statement_timeout=${process.env.DATABASE_STATEMENT_TIMEOUT ?? '10s'}`,
+      `-c statement_timeout=${statementTimeout}`,
       `-c idle_in_transaction_session_timeout=${process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT ?? '30s'}`,
     ].join(' '),
   });
+  const gatePool = new pg.Pool({ ...pool.options, max: GATE_POOL_SIZE });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), statementNames: new StatementNames(PREPARED_STATEMENTS_MAX) };
+  gatePool.on('error', () => {});
+  return { pool, gatePool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), statementNames: new StatementNames(PREPARED_STATEMENTS_MAX) };
 }
 
 /** Created on first use, not at import: `next build` imports route modules without a database. */
@@ -115,6 +143,19 @@ export async function sql<Row extends pg.QueryResultRow>(text: string, values: u
   return result.rows;
 }
 
+/**
+ * `sql` on the gate's own connections, for the lookups a request makes before its operation runs
+ * (its credential, its organisation's data version). An operation runs several statements at once,
+ * so a flood of one organisation's heavy requests can hold every connection of the main pool; the
+ * next request of another organisation must still have its credential checked at once, not wait
+ * behind those statements for a connection (and be refused after CONNECTION_WAIT_MS).
+ */
+export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+  const { gatePool, statementNames } = db();
+  const result = await gatePool.query<Row>({ name: statementNames.nameOf(text), text, values });
+  return result.rows;
+}
+
 /** Positional parameters collected while a statement is written: `add` returns the reference ($n) of a value. */
 export class SqlParams {
   readonly values: unknown[] = [];
@@ -129,6 +170,6 @@ export async function closeDb(): Promise<void> {
   globalForDb.metricsDb = undefined;
   if (current) {
     await current.prisma.$disconnect();
-    await current.pool.end();
+    await Promise.all([current.pool.end(), current.gatePool.end()]);
   }
 }

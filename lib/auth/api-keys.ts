@@ -2,6 +2,7 @@
 // key is stored, with a short display prefix; the key itself is shown once and never logged.
 import { createHash, randomBytes } from 'node:crypto';
 import { prisma } from '../db';
+import { positiveIntegerFromEnv } from '../env';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import type { Scope } from '../contract/scopes';
@@ -36,6 +37,36 @@ export interface NewApiKey {
 
 export class InvalidKeyRequest extends Error {}
 
+/**
+ * Active keys (neither revoked nor expired) an organisation may hold, read when a key is minted. Each
+ * key has its own rate and concurrency limits, so without a cap an organisation could mint its way
+ * past them (see API_CONCURRENCY_PER_ORG for the bound that holds however many keys it has).
+ */
+export function keysPerOrgMax(): number {
+  return positiveIntegerFromEnv('API_KEYS_PER_ORG_MAX', 100);
+}
+
+/** The last mint of each organisation under way in this process (see inTurn). */
+const mintsUnderWay = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `mint` once the organisation's earlier mints in this process have ended. Mints wait their turn
+ * here, holding no database connection, rather than in a transaction waiting for the organisation's
+ * row lock: many at once would otherwise take every pooled connection while they wait.
+ */
+function inTurn<T>(orgId: string, mint: () => Promise<T>): Promise<T> {
+  const result = (mintsUnderWay.get(orgId) ?? Promise.resolve()).then(mint);
+  const ended = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  mintsUnderWay.set(orgId, ended);
+  void ended.then(() => {
+    if (mintsUnderWay.get(orgId) === ended) mintsUnderWay.delete(orgId);
+  });
+  return result;
+}
+
 /** Stores a new key and returns it, the only time the whole key exists outside its holder. */
 export async function createApiKey(input: NewApiKey): Promise<{ key: string; id: string; prefix: string }> {
   if (input.scopes.length === 0) throw new InvalidKeyRequest('A key needs at least one scope.');
@@ -50,40 +81,53 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; id:
   const createdVia: ApiKeyOrigin = input.createdById === null ? 'cli' : 'settings';
   // The key and its creation event are one change: every key, whichever program minted it, is in
   // the settings page's Activity.
-  const id = await prisma().$transaction(async (tx) => {
-    const record = await tx.apiKey.create({
-      data: {
-        orgId: input.orgId,
-        name: input.name,
-        prefix,
-        hash,
-        scopes: input.scopes,
-        restrictedToClients: clientIds !== null,
-        expiresAt: input.expiresAt,
-        createdById: input.createdById,
-        createdVia,
-        clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
-      },
-    });
-    await recordAuditEvent(
-      {
-        orgId: input.orgId,
-        actorId: input.createdById,
-        action: AUDIT_ACTIONS.apiKeyCreated,
-        targetType: 'api_key',
-        targetId: record.id,
-        details: {
+  const id = await inTurn(input.orgId, () =>
+    prisma().$transaction(async (tx) => {
+      // One mint at a time per organisation, across processes too (the row lock), so that two at once
+      // cannot both pass the cap.
+      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${input.orgId}::uuid FOR NO KEY UPDATE`;
+      const max = keysPerOrgMax();
+      const active = await tx.apiKey.count({
+        where: { orgId: input.orgId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+      });
+      if (active >= max) {
+        const keys = `${active} active ${active === 1 ? 'key' : 'keys'}`;
+        throw new InvalidKeyRequest(`The organisation has ${keys} and may have at most ${max}. Revoke a key it no longer uses, then create this one.`);
+      }
+      const record = await tx.apiKey.create({
+        data: {
+          orgId: input.orgId,
           name: input.name,
           prefix,
+          hash,
           scopes: input.scopes,
-          clientIds,
-          expiresAt: input.expiresAt?.toISOString() ?? null,
+          restrictedToClients: clientIds !== null,
+          expiresAt: input.expiresAt,
+          createdById: input.createdById,
           createdVia,
+          clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
         },
-      },
-      tx,
-    );
-    return record.id;
-  });
+      });
+      await recordAuditEvent(
+        {
+          orgId: input.orgId,
+          actorId: input.createdById,
+          action: AUDIT_ACTIONS.apiKeyCreated,
+          targetType: 'api_key',
+          targetId: record.id,
+          details: {
+            name: input.name,
+            prefix,
+            scopes: input.scopes,
+            clientIds,
+            expiresAt: input.expiresAt?.toISOString() ?? null,
+            createdVia,
+          },
+        },
+        tx,
+      );
+      return record.id;
+    }),
+  );
   return { key, id, prefix };
 }

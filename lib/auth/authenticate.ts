@@ -1,6 +1,6 @@
 // Verifies the API key of a request: the gate of every /api/v1 route (lib/rest/route.ts, through lib/operations/gate.ts), and the MCP
 // endpoint's when it is called with a key.
-import { sql } from '../db';
+import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../contract/errors';
 import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
@@ -54,7 +54,7 @@ interface KeyRow {
   client_ids: string[] | null;
 }
 
-// On every request: prepared once per pooled connection (see sql).
+// On every request, on the gate's connections (see gateSql): prepared once per pooled connection.
 const KEY_LOOKUP = `
   SELECT k.id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, o.id AS org_id, o.name AS org_name,
          CASE WHEN k.restricted_to_clients THEN
@@ -73,7 +73,7 @@ export async function authenticate(request: Request): Promise<ApiKeyContext> {
   if (!match || !KEY_PATTERN.test(match[1]!)) {
     throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
   }
-  const [row] = await sql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
+  const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
   const now = Date.now();
   if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now)) {
     // One answer for unknown, revoked and expired keys: nothing about a key's history is disclosed.

@@ -20,7 +20,15 @@ const TRANSIENT_CODES = new Set([
   'P2024', // Prisma: timed out fetching a connection from the pool
 ]);
 
-const TRANSIENT_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /connection refused/i];
+const TRANSIENT_MESSAGES = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection refused/i,
+  // pg's query_timeout (lib/db.ts): the server did not answer a statement at all.
+  /query read timeout/i,
+  // Prisma (P2028): no connection, or no answer to BEGIN, within the transaction's maxWait.
+  /unable to start a transaction in the given time/i,
+];
 
 export function isUnavailable(error: unknown): boolean {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {

@@ -6,7 +6,7 @@ import { mcpUrl } from '../app-url';
 import type { OAuthGrantContext } from '../contract/credential';
 import { recordGrantUse } from '../auth/last-used';
 import { OAUTH_SCOPES, type Scope } from '../contract/scopes';
-import { sql } from '../db';
+import { gateSql } from '../db';
 import { storedId } from './adapter';
 
 /** Longer than any token we issue; anything longer is not looked up. */
@@ -35,7 +35,7 @@ function audienceIsMcp(aud: string | string[] | undefined): boolean {
  */
 export async function verifyAccessToken(token: string, now = Date.now()): Promise<OAuthGrantContext | null> {
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-  const [row] = await sql<TokenRow>(
+  const [row] = await gateSql<TokenRow>(
     `SELECT t.payload AS token, g.id AS "grantId", g.client_name AS "clientName", g.account_id AS "userId",
             g.org_id AS "orgId", o.name AS "orgName", m.id AS "membershipId", m.role::text AS role
        FROM oauth_payloads t
@@ -53,7 +53,7 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
   const clientIds =
     row.role === 'admin'
       ? null
-      : (await sql<{ clientId: string }>('SELECT client_id AS "clientId" FROM member_client_access WHERE membership_id = $1 ORDER BY client_id', [row.membershipId])).map(
+      : (await gateSql<{ clientId: string }>('SELECT client_id AS "clientId" FROM member_client_access WHERE membership_id = $1 ORDER BY client_id', [row.membershipId])).map(
           (access) => access.clientId,
         );
   void recordGrantUse(row.grantId);

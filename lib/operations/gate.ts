@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../contract/credential';
 import { rateLimited } from '../contract/errors';
 import { RATE_LIMIT } from '../contract/limits';
-import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
+import { isUnavailable } from '../http/unavailable';
+import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { toApiError } from './failures';
 import { problemResponse } from './problems';
@@ -57,6 +58,9 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
     try {
       auth = await door.credential(request);
     } catch (error) {
+      // A credential that cannot be checked (the database is unreachable) is neither valid nor
+      // invalid: 503 at once, counted in no window, with that window's headers read without counting.
+      if (isUnavailable(error)) return problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) });
       authFailure = error;
     }
     const calls = auth && door.calls ? door.calls(request, auth) : 0;

@@ -35,9 +35,9 @@ async function answer(operation: Operation, auth: AuthContext, input: OperationI
   const query =
     input.kind === 'query' ? parseQuery(input.params, operation.query) : parseArguments(input.args, operation.tool?.query ?? operation.query);
   // The call: the one place where an operation's own code runs, for both doors, within the
-  // credential's and the process's caps on requests in flight (a cache hit takes no slot).
+  // credential's, the organisation's and the process's caps on requests in flight (a cache hit takes no slot).
   const run = async () => {
-    const result = await withConcurrencySlot(credentialId(auth), () => operation.run(query, auth, request));
+    const result = await withConcurrencySlot({ credential: credentialId(auth), org: auth.orgId }, () => operation.run(query, auth, request));
     return result instanceof Response ? result : ({ kind: 'computed', envelope: result } as const);
   };
   const cache = operation.cacheable ? responseCache() : null;

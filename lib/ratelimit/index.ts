@@ -1,7 +1,8 @@
 // The rate limiter of the process: Upstash when configured, else in-process; and while Upstash
 // cannot be reached, the in-process limiter answers so that requests are still served.
 import { fallbackSwitch } from './fallback';
-import type { Limiter, RateLimitDecision } from './limiter';
+import { rateLimitIdentity } from './identity';
+import { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
 import { memoryLimiter } from './memory';
 import { RATE_LIMIT } from '../contract/limits';
 import { upstashLimiter } from './upstash';
@@ -18,6 +19,7 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Log = con
       return stores.name;
     },
     limit: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.limit(identifier)),
+    peek: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.peek(identifier)),
     ping: () => primary.ping(),
   };
 }
@@ -41,4 +43,14 @@ const globalForLimiter = globalThis as unknown as { metricsRateLimiter?: Limiter
 export function rateLimiter(): Limiter {
   globalForLimiter.metricsRateLimiter ??= createLimiter(console.info);
   return globalForLimiter.metricsRateLimiter;
+}
+
+/**
+ * The rate-limit headers of a request whose credential could not be checked because the database is
+ * unreachable: those of the window it would count in without a valid credential, with nothing counted.
+ * Counting it there would fill its address's window (without a trusted address, the one window every
+ * request without a key shares) with requests that carry valid keys, and an outage would turn into 429s.
+ */
+export async function uncountedHeaders(headers: Headers): Promise<Record<string, string>> {
+  return rateLimitHeaders(await rateLimiter().peek(rateLimitIdentity(null, headers)));
 }

@@ -12,6 +12,8 @@ export interface Limiter {
   readonly name: string;
   /** Counts one request of `identifier` in the current window. Throws when the backend cannot answer. */
   limit(identifier: string): Promise<RateLimitDecision>;
+  /** The current window of `identifier`, counting nothing in it. Throws when the backend cannot answer. */
+  peek(identifier: string): Promise<RateLimitDecision>;
   /** Throws when the backend cannot be reached. */
   ping(): Promise<void>;
 }

@@ -30,6 +30,10 @@ export function upstashLimiter(options: { url: string; token: string; prefix: st
       if (result.reason === 'timeout') throw new LimiterTimeout(`Redis did not answer within ${REDIS_TIMEOUT_MS} ms`);
       return { allowed: result.success, limit: result.limit, remaining: result.remaining, resetAt: result.reset };
     },
+    async peek(identifier: string): Promise<RateLimitDecision> {
+      const { remaining, reset, limit } = await ratelimit.getRemaining(identifier);
+      return { allowed: remaining > 0, limit, remaining, resetAt: reset };
+    },
     async ping(): Promise<void> {
       await redis.ping();
     },

@@ -189,6 +189,8 @@ async function main(): Promise<number> {
   // server gets the same pool size so that the floor is measured with the same connection budget.
   process.env.DATABASE_URL = databaseUrl;
   process.env.DATABASE_POOL_SIZE ??= '10';
+  // The key pool mints one key per USES_PER_KEY requests in one organisation: thousands, past the cap.
+  process.env.API_KEYS_PER_ORG_MAX ??= '1000000';
 
   const dataset = { ...BENCH_SEED, ...(await datasetFacts()) };
   log(`dataset: ${Object.entries(dataset.rowCounts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')}`).join(', ')}`);

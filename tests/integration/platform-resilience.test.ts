@@ -1,13 +1,16 @@
 // What happens when a dependency is missing or down, on real servers: no Upstash configured (the
-// zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), and a
-// database that cannot be reached (503 unavailable with Retry-After, headers still present).
+// zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), a database
+// that cannot be reached (503 unavailable with Retry-After, headers still present, nothing counted
+// against valid keys; the sign-in and settings pages a 503 page), and a database that stops answering
+// (503 within the client's bound on a query, never a hang).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { startTestServer, type TestServer } from '../support/http-server';
+import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
+import { startPgRelay, type PgRelay } from '../support/pg-relay';
 import { awayFromWindowEdge, seededOrgs } from './platform-support';
 
 /** A local port on which nothing listens. */
@@ -31,6 +34,29 @@ function expectLimitHeaders(response: Response) {
   expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
   expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
   expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+}
+
+/** The page a person gets instead of a sign-in or settings page while the database is down. */
+async function expectUnavailablePage(response: Response) {
+  const body = await response.text();
+  expect(response.status).toBe(503);
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(response.headers.get('retry-after')).toBe('5');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(body).toContain('<title>Temporarily unavailable · Metrics API</title>');
+  expect(body).toContain('<h1>Temporarily unavailable</h1>');
+  // Nothing about the failure: no error name, address, driver message or stack frame.
+  expect(body).not.toMatch(/error|ECONN|127\.0\.0\.1|postgres|timeout|\bat \w/i);
+}
+
+/** A request to the MCP endpoint with `key`, as a client lists the tools. */
+function mcpRequest(server: TestServer, key: string, headers: Record<string, string>) {
+  return server.request('/api/mcp', {
+    key,
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
 }
 
 describe('no Upstash configured', () => {
@@ -105,11 +131,82 @@ describe('database unreachable', () => {
     expect(body.detail).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres/);
   });
 
+  it('answers valid keys 503, never 429, however many requests the outage lasts: a key it cannot check counts in no window', async () => {
+    const key = await mintKey({ orgId: main.id });
+    const address = { 'x-forwarded-for': clientAddress() };
+    await awayFromWindowEdge();
+    const responses = await Promise.all(Array.from({ length: RATE_LIMIT.limit + 5 }, () => server.request('/api/v1/me', { key, headers: address })));
+    for (const response of responses) {
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit));
+      expect(response.headers.get('retry-after')).toBe('5');
+      await expectProblem(response, 503, 'unavailable');
+    }
+    const mcp = await mcpRequest(server, key, address);
+    expect(mcp.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit));
+    await expectProblem(mcp, 503, 'unavailable');
+    // The address's window was left whole for requests without a key, which count there as always.
+    const keyless = await server.request('/api/v1/me', { headers: address });
+    expect(keyless.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
+    await expectProblem(keyless, 401, 'unauthorized');
+  });
+
+  it('answers the sign-in and settings pages with a 503 page, while pages that need no database are served', async () => {
+    for (const path of ['/login', '/settings', '/settings/api-keys', '/settings/connected-apps']) {
+      await expectUnavailablePage(await server.request(path));
+      await expectUnavailablePage(await server.request(path, { headers: { cookie: `metrics_session=${'a'.repeat(43)}` } }));
+    }
+    // A form post (the sign-in form) is answered the same way, before anything runs.
+    await expectUnavailablePage(
+      await server.request('/login', {
+        method: 'POST',
+        headers: { origin: server.origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=admin%40demo.agency&password=x',
+      }),
+    );
+    expect((await server.request('/docs/errors')).status).toBe(200);
+  });
+
   it('is not ready, while liveness still answers', async () => {
     expect((await server.request('/api/health')).status).toBe(200);
     const ready = await server.request('/api/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.headers.get('retry-after')).toBe('5');
     expect(((await ready.json()) as { checks: { database: string } }).checks.database).toBe('unreachable');
+  });
+});
+
+describe('database frozen', () => {
+  // A PostgreSQL that stops answering (SIGSTOP, a network gone silent) cancels nothing: the client's
+  // bound on a query (statement timeout + 1 s: 3 s here) or on a new connection (5 s) ends the wait.
+  const CEILING_MS = 8_000;
+  let relay: PgRelay;
+  let server: TestServer;
+  beforeAll(async () => {
+    relay = await startPgRelay(inject('databaseUrl'));
+    server = await startTestServer({ databaseUrl: relay.url, env: { DATABASE_STATEMENT_TIMEOUT: '2s' } });
+    servers.push(server);
+  }, 300_000);
+
+  afterAll(async () => {
+    await relay?.close();
+  });
+
+  it('answers 503 unavailable within the bound, on the API and the pages, and serves again once it answers', async () => {
+    const key = await mintKey({ orgId: main.id });
+    // Open connections in the pools, as a server in use has.
+    await expectContract(meOperation, await server.request('/api/v1/me', { key }));
+    relay.freeze();
+    try {
+      const started = performance.now();
+      const [api, page] = await Promise.all([server.request('/api/v1/me', { key }), server.request('/settings/api-keys')]);
+      const ms = performance.now() - started;
+      expect(api.headers.get('retry-after')).toBe('5');
+      await expectProblem(api, 503, 'unavailable');
+      await expectUnavailablePage(page);
+      expect(ms).toBeLessThan(CEILING_MS);
+    } finally {
+      relay.thaw();
+    }
+    await expectContract(meOperation, await server.request('/api/v1/me', { key }));
   });
 });

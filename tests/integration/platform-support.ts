@@ -26,6 +26,15 @@ export async function personOf(email: string): Promise<{ userId: string; orgId: 
   return row;
 }
 
+/** A new organisation with nothing in it, for a test that counts what one organisation holds. */
+export async function freshOrg(name: string): Promise<{ id: string; slug: string; name: string }> {
+  const [org] = await sql<{ id: string; slug: string; name: string }>(
+    `INSERT INTO organizations (id, slug, name) VALUES (gen_random_uuid(), 'test-' || gen_random_uuid(), $1) RETURNING id, slug, name`,
+    [name],
+  );
+  return org!;
+}
+
 export async function clientsOf(orgId: string): Promise<{ id: string; name: string }[]> {
   return sql<{ id: string; name: string }>('SELECT id, name FROM clients WHERE org_id = $1 ORDER BY name, id', [orgId]);
 }

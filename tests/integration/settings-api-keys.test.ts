@@ -1,7 +1,7 @@
 // The settings services for API keys on the seeded database: create (through createApiKey) with an
 // audit event, list, revoke with an audit event, and the REST API's answer to the key at each step.
 import { createHash } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { InvalidKeyRequest } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
@@ -9,6 +9,7 @@ import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiK
 import { listAuditEvents } from '@/lib/audit/events';
 import { parseKeyForm } from '@/lib/settings/key-form';
 import { api } from '../support/api';
+import { freshOrg } from './platform-support';
 
 const seed = inject('seed');
 const mainOrg = seed.orgs[0]!;
@@ -85,6 +86,44 @@ describe('createOrgApiKey', () => {
     await expect(createOrgApiKey(actor, { name: 'Sneaky', scopes: ['ads:read'], clientIds: [foreign!.id], expiresAt: null })).rejects.toBeInstanceOf(InvalidKeyRequest);
     expect(await sql('SELECT id FROM api_keys WHERE org_id = $1', [mainOrg.id])).toEqual(keysBefore);
     expect(await sql("SELECT 1 FROM audit_events WHERE details->>'name' = 'Sneaky'")).toHaveLength(0);
+  });
+});
+
+describe('the cap on active keys of an organisation', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const request = { name: 'Capped', scopes: ['ads:read' as const], clientIds: null, expiresAt: null };
+  const activeKeys = async (orgId: string) =>
+    (await sql<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())', [orgId]))[0]!.n;
+
+  it('refuses a key past API_KEYS_PER_ORG_MAX active ones with a clear message; revoked and expired keys free their place', async () => {
+    vi.stubEnv('API_KEYS_PER_ORG_MAX', '2');
+    const org = await freshOrg('Key cap');
+    const actor = { userId: (await admin(mainOrg.id)).userId, orgId: org.id };
+    const first = await createOrgApiKey(actor, request);
+    const second = await createOrgApiKey(actor, request);
+    const refused = createOrgApiKey(actor, request);
+    await expect(refused).rejects.toBeInstanceOf(InvalidKeyRequest);
+    await expect(refused).rejects.toThrow('The organisation has 2 active keys and may have at most 2. Revoke a key it no longer uses, then create this one.');
+    expect(await sql("SELECT 1 FROM audit_events WHERE org_id = $1 AND action = 'api_key.created'", [org.id])).toHaveLength(2);
+
+    expect(await revokeOrgApiKey(actor, first.id)).toBe(true);
+    await createOrgApiKey(actor, request);
+    await sql("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [second.id]);
+    await createOrgApiKey(actor, request);
+    expect(await activeKeys(org.id)).toBe(2);
+    await expect(createOrgApiKey(actor, request)).rejects.toBeInstanceOf(InvalidKeyRequest);
+  });
+
+  it('lets only one of several simultaneous mints take the last place', async () => {
+    vi.stubEnv('API_KEYS_PER_ORG_MAX', '1');
+    const org = await freshOrg('Key cap race');
+    const outcomes = await Promise.allSettled(Array.from({ length: 4 }, () => createApiKey({ ...request, orgId: org.id, createdById: null })));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes.filter((o) => o.status === 'rejected')) expect(outcome.reason).toBeInstanceOf(InvalidKeyRequest);
+    expect(await activeKeys(org.id)).toBe(1);
   });
 });
 

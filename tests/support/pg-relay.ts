@@ -2,12 +2,17 @@
 // simple-protocol Query ('Q') and extended-protocol Execute ('E') message. A server started with its
 // DATABASE_URL pointing here is observed from the outside, on the wire, with no hook in the app.
 // It understands what node-postgres sends without TLS: one untyped startup message, then typed ones.
+// It can also freeze, as a stopped (SIGSTOP) PostgreSQL does: connections stay open, new ones are
+// accepted, and nothing is answered until it thaws.
 import net from 'node:net';
 
 export interface PgRelay {
   /** The relay's address, with the path and credentials of `databaseUrl`. */
   url: string;
   statements(): number;
+  /** Passes no byte either way, on open connections and on those opened meanwhile, until `thaw`. */
+  freeze(): void;
+  thaw(): void;
   close(): Promise<void>;
 }
 
@@ -17,11 +22,14 @@ const EXECUTE = 0x45;
 export async function startPgRelay(databaseUrl: string): Promise<PgRelay> {
   const target = new URL(databaseUrl);
   let statements = 0;
+  let frozen = false;
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     for (const socket of [client, upstream]) {
+      // A paused socket emits no data, so nothing it receives is passed on.
+      if (frozen) socket.pause();
       sockets.add(socket);
       socket.on('close', () => {
         sockets.delete(socket);
@@ -57,6 +65,14 @@ export async function startPgRelay(databaseUrl: string): Promise<PgRelay> {
   return {
     url: url.toString(),
     statements: () => statements,
+    freeze() {
+      frozen = true;
+      for (const socket of sockets) socket.pause();
+    },
+    thaw() {
+      frozen = false;
+      for (const socket of sockets) socket.resume();
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,6 +24,15 @@ describe('memoryLimiter', () => {
     expect((await limiter.limit('other')).remaining).toBe(2);
   });
 
+  it('peeks at a window without counting in it', async () => {
+    const limiter = memoryLimiter(2, 60_000, () => 1_000);
+    expect(await limiter.peek('k')).toEqual({ allowed: true, limit: 2, remaining: 2, resetAt: 60_000 });
+    await limiter.limit('k');
+    await limiter.limit('k');
+    expect(await limiter.peek('k')).toEqual({ allowed: false, limit: 2, remaining: 0, resetAt: 60_000 });
+    expect((await limiter.limit('k')).remaining).toBe(-1);
+  });
+
   it('is exact under concurrency', async () => {
     const limiter = memoryLimiter(60, 60_000, () => 1_000);
     const decisions = await Promise.all(Array.from({ length: 100 }, () => limiter.limit('k')));
@@ -57,6 +66,7 @@ describe('withFallback', () => {
         if (down) throw new Error('connect ECONNREFUSED');
         return { allowed: true, limit: 60, remaining: 10, resetAt: 60_000 };
       }),
+      peek: async () => ({ allowed: true, limit: 60, remaining: 10, resetAt: 60_000 }),
       ping: async () => {},
     };
     return { primary, setDown: (value: boolean) => (down = value) };

@@ -4,12 +4,11 @@
 // counted in-process, and pulling every instance out of rotation would serve nobody.
 // Anyone can call it, so a check is reused for a second: a flood of probes costs at most one
 // `SELECT 1` (and one limiter ping) per second, however many arrive, and cannot slow real traffic.
-import { sql } from '@/lib/db';
+import { check, databaseState } from '@/lib/health';
 import { rateLimiter } from '@/lib/ratelimit';
 
 export const dynamic = 'force-dynamic';
 
-const CHECK_TIMEOUT_MS = 2_000;
 /** How long one check answers every probe; probes arriving while it runs share it too. */
 const REUSE_MS = 1_000;
 
@@ -18,24 +17,9 @@ interface Readiness {
   body: { status: 'ready' | 'degraded' | 'unavailable'; checks: { database: string; rateLimiter: { backend: string; state: string } } };
 }
 
-async function check(probe: () => Promise<unknown>): Promise<'ok' | 'unreachable'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([probe(), timeout]);
-    return 'ok';
-  } catch {
-    return 'unreachable';
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function checkReadiness(): Promise<Readiness> {
   const limiter = rateLimiter();
-  const [database, limiterState] = await Promise.all([check(() => sql('SELECT 1')), check(() => limiter.ping())]);
+  const [database, limiterState] = await Promise.all([databaseState(), check(() => limiter.ping())]);
   const ready = database === 'ok';
   return {
     ready,
