@@ -40,9 +40,22 @@ ensure_chromium() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 }
 
+# The tests of the app behind a transaction-mode pooler start PgBouncer (tests/support/pgbouncer.ts).
+ensure_pgbouncer() {
+  if command -v pgbouncer >/dev/null; then return; fi
+  step "installing Debian's PgBouncer for the connection-pooler tests"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "The pooler tests need pgbouncer: run 'apt-get install -y pgbouncer' as root." >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null
+}
+
 ensure_postgres
 ensure_redis
 ensure_chromium
+ensure_pgbouncer
 
 step "typecheck";   npx tsc --noEmit
 step "lint";        npx eslint --max-warnings 0 .

@@ -1,6 +1,6 @@
 // Freshness from real sync runs: a resource's `lastSyncedAt` is the end of its latest succeeded run,
 // and a response's `meta.syncedAt` is the oldest of those among the resources that contributed.
-import { sql } from '../db';
+import { readSql as sql } from '../db';
 
 /** Latest succeeded sync per resource id; resources never synced successfully are absent. */
 export async function lastSuccessfulSyncs(resourceIds: string[]): Promise<Map<string, Date>> {

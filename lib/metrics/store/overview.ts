@@ -1,7 +1,7 @@
 // /store/overview: the stores in reach, their totals, series and dimension tables over the range and
 // the compare range.
 import { reachCondition, wholeOrganisation, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { readSql as sql } from '../../db';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';

@@ -1,7 +1,7 @@
 // /website/search: the search-console sites in reach, their clicks, impressions, CTR and position
 // over the range and the compare range, with a daily series and the dimension tables.
 import { reachCondition, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { readSql as sql } from '../../db';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';
