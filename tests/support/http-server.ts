@@ -100,6 +100,10 @@ export interface TestServer {
   /** Everything the server printed so far. */
   logs(): string;
   request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
+  /** Sends the server's process a signal (SIGTERM: drain and exit). */
+  kill(signal: NodeJS.Signals): void;
+  /** The process's exit code (null: ended by a signal), once it has exited. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -143,7 +147,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -170,6 +174,8 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
       if (key) all.set('authorization', `Bearer ${key}`);
       return fetch(new URL(pathAndQuery, origin), { method, headers: all, body, redirect: 'manual' });
     },
+    kill: (signal) => child.kill(signal),
+    exited,
     async stop() {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);

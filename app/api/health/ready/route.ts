@@ -1,11 +1,13 @@
 // Readiness for load balancers (no key, no rate limit, outside /api/v1): 200 when the database
-// answers, 503 with Retry-After when it does not. The read replica and the rate limiter are reported too, but neither makes the
+// answers, 503 with Retry-After when it does not, and 503 while the server drains before it stops
+// (scripts/server.mjs). The read replica and the rate limiter are reported too, but neither makes the
 // server unready: without the replica the primary serves every read, without Upstash limits are
 // counted in-process, and pulling every instance out of rotation would serve nobody.
 // Anyone can call it, so a check is reused for a second: a flood of probes costs at most one
 // `SELECT 1` (and one limiter ping) per second, however many arrive, and cannot slow real traffic.
 import { replicaState, sql } from '@/lib/db';
 import { rateLimiter } from '@/lib/ratelimit';
+import { isDraining } from '@/lib/shutdown';
 
 export const dynamic = 'force-dynamic';
 
@@ -71,6 +73,8 @@ function answer(ready: boolean, body: object): Response {
 }
 
 export async function GET() {
+  // Not from the reused check: the balancer must see the drain at once.
+  if (isDraining()) return answer(false, { status: 'draining' });
   if (!latest || Date.now() - latest.startedAt >= REUSE_MS) latest = { startedAt: Date.now(), result: checkReadiness() };
   const { ready, body } = await latest.result;
   return answer(ready, body);
