@@ -1,7 +1,8 @@
 // What happens when a dependency is missing or down, on real servers: no Upstash configured (the
 // zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), a read
-// replica that cannot be reached (skipped: the primary serves, logged once), and a database that
-// cannot be reached (503 unavailable with Retry-After, headers still present).
+// replica that cannot be reached (skipped: the primary serves, logged once), a database that cannot
+// be reached (503 unavailable with Retry-After, headers still present); and an instance of several
+// without the shared OAuth cookie secret, which refuses to start.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
@@ -154,4 +155,11 @@ describe('database unreachable', () => {
     expect(ready.headers.get('retry-after')).toBe('5');
     expect(((await ready.json()) as { checks: { database: string } }).checks.database).toBe('unreachable');
   });
+});
+
+describe('an instance of several without OAUTH_COOKIE_SECRET', () => {
+  it('refuses to start, saying why', async () => {
+    const start = startTestServer({ databaseUrl: inject('databaseUrl'), env: { INSTANCE_ID: 'app-2', OAUTH_COOKIE_SECRET: '' } });
+    await expect(start).rejects.toThrow(/the server exited with 1:[\s\S]*Cannot start: OAUTH_COOKIE_SECRET is not set, but INSTANCE_ID says several instances serve the app/);
+  }, 300_000);
 });

@@ -18,7 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_DIST_DIR = '.next-test';
 const BUILD_ID = path.join(ROOT, TEST_DIST_DIR, 'BUILD_ID');
 const LOCK = path.join(ROOT, `${TEST_DIST_DIR}.lock`);
-const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
+const SOURCES = ['app', 'lib', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
