@@ -10,7 +10,7 @@
 // 4. when no connection is left, the app writes what it batches and closes its pools
 //    (globalThis.metricsShutdown, set by instrumentation.ts), and the process exits 0.
 // Requests still running after SHUTDOWN_GRACE_MS (default 10 s) are cut; the app's last work then gets
-// up to 5 s more, and the process exits 1.
+// up to 5 s more, and the process exits 1. The same signal twice ends the process at once.
 import net from 'node:net';
 
 /** How long an open connection with no request is kept while draining (see 3. above). */
@@ -101,14 +101,18 @@ function graceFromEnv() {
   return Number(text);
 }
 
-/** Drains on the first SIGTERM or SIGINT and exits with the drain's code; a second signal exits at once. */
+/**
+ * Drains on the first SIGTERM or SIGINT and exits with the drain's code. The same signal again ends the
+ * process at once (a second Ctrl-C); the other one does not, since a terminal's Ctrl-C reaches a
+ * parent too (`npm run demo`), which then sends SIGTERM.
+ */
 export function drainOnSignals(server) {
   const drain = drainable(server, { graceMs: graceFromEnv() });
-  let started = false;
-  const onSignal = async () => {
-    if (started) process.exit(1);
-    started = true;
-    process.exit(await drain());
+  const received = new Set();
+  const onSignal = async (signal) => {
+    if (received.has(signal)) process.exit(1);
+    received.add(signal);
+    if (received.size === 1) process.exit(await drain());
   };
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, onSignal);
 }
