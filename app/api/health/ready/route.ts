@@ -4,7 +4,8 @@
 // server unready: without the replica the primary serves every read, without Upstash limits are
 // counted in-process, and pulling every instance out of rotation would serve nobody.
 // Anyone can call it, so a check is reused for a second: a flood of probes costs at most one
-// `SELECT 1` (and one limiter ping) per second, however many arrive, and cannot slow real traffic.
+// `SELECT 1` (and one limiter ping) per second, however many arrive, and cannot slow real traffic;
+// the replica's state is the verdict its own check keeps (lib/db-replica.ts, once a second too).
 import { replicaState, sql } from '@/lib/db';
 import { rateLimiter } from '@/lib/ratelimit';
 import { isDraining } from '@/lib/shutdown';
