@@ -1,17 +1,28 @@
-// The one database pool and the one PrismaClient, shared by every route in the process.
-// Hot read paths use `sql` (hand-written, planned SQL on the same pool); everything else uses Prisma.
+// The database pools and the one PrismaClient, shared by every route in the process. The primary takes
+// every write and every read of credentials, sessions, OAuth, audit and usage; the synced data (the
+// metric surfaces and the data version that keys their cached answers) is read with `readSql`, from
+// the read replica (DATABASE_REPLICA_URL) while it is usable, else from the primary.
+// Hot read paths use `sql`/`readSql` (hand-written, planned SQL); everything else uses Prisma.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaStatus, type ReplicaVerdict } from './db-replica';
 import { PrismaClient } from './generated/prisma/client';
+import { isUnavailable } from './http/unavailable';
+
+/** One database: its pool, and the names of the statements prepared on its connections (which go with them). */
+interface Database {
+  pool: pg.Pool;
+  statementNames: StatementNames;
+}
 
 interface Db {
-  pool: pg.Pool;
-  /** A few connections of their own for the lookups each request makes before its operation (see gateSql). */
+  primary: Database;
+  /** A few connections of their own on the primary for the lookups each request makes before its operation (see gateSql). */
   gatePool: pg.Pool;
   prisma: PrismaClient;
-  /** The names of the statements prepared on the pool's connections, which go with them. */
-  statementNames: StatementNames;
+  replica: { database: Database; monitor: ReplicaMonitor } | null;
 }
 
 const globalForDb = globalThis as unknown as { metricsDb?: Db };
@@ -39,10 +50,51 @@ export function statementTimeoutMs(value = process.env.DATABASE_STATEMENT_TIMEOU
   return ms;
 }
 
-function createDb(): Db {
-  const connectionString = process.env.DATABASE_URL;
-  if (!connectionString) throw new Error('DATABASE_URL is not set');
-  const statementTimeout = statementTimeoutMs();
+/** The database settings read from the environment, checked (a bad value stops the start: instrumentation.ts). */
+export interface DatabaseSettings {
+  /** DATABASE_PREPARED_STATEMENTS: off behind a pooler that cannot keep them (PgBouncer < 1.21 in transaction mode). */
+  preparedStatements: boolean;
+  /** DATABASE_SESSION_SETTINGS: `startup` sends sessionSettings() with each connection, `server` leaves them to the server. */
+  sessionSettingsAt: 'startup' | 'server';
+  /** DATABASE_REPLICA_MAX_LAG: seconds a replica may be behind and still be read. */
+  replicaMaxLagSeconds: number;
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+  const value = process.env[name] ?? fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')}, not "${value}"`);
+  return value as T;
+}
+
+export function databaseSettings(): DatabaseSettings {
+  const lag = process.env.DATABASE_REPLICA_MAX_LAG ?? '30';
+  if (!/^\d+(\.\d+)?$/.test(lag)) throw new Error(`DATABASE_REPLICA_MAX_LAG must be a number of seconds, not "${lag}"`);
+  return {
+    preparedStatements: oneOf('DATABASE_PREPARED_STATEMENTS', ['on', 'off'], 'on') === 'on',
+    sessionSettingsAt: oneOf('DATABASE_SESSION_SETTINGS', ['startup', 'server'], 'startup'),
+    replicaMaxLagSeconds: Number(lag),
+  };
+}
+
+/**
+ * The PostgreSQL settings of the app's sessions (why each, with its measurements: docs/operations.md,
+ * Database). Sent as startup options with each connection; behind a pooler that does not pass them
+ * on (PgBouncer), set on the server instead (`npm run db:settings`, DATABASE_SESSION_SETTINGS=server).
+ */
+export function sessionSettings(): [name: string, value: string][] {
+  return [
+    ['work_mem', process.env.DATABASE_WORK_MEM ?? '64MB'],
+    ['jit', 'off'],
+    ['plan_cache_mode', 'force_custom_plan'],
+    ['max_parallel_workers_per_gather', process.env.DATABASE_PARALLEL_WORKERS ?? '0'],
+    ['random_page_cost', process.env.DATABASE_RANDOM_PAGE_COST ?? '1.1'],
+    ['statement_timeout', String(statementTimeoutMs())],
+    ['idle_in_transaction_session_timeout', process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT ?? '30s'],
+  ];
+}
+
+/** A pool on one database (the primary or the replica), with the process's settings. */
+function createDatabase(connectionString: string, settings: DatabaseSettings): Database {
   const pool = new pg.Pool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
@@ -50,41 +102,35 @@ function createDb(): Db {
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
     // A server that stops answering (frozen, or the network gone silent) never cancels anything: the
     // client gives up a little after statement_timeout would have, and the request is answered 503.
-    query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS,
-    // Year-long aggregations sort and hash more than PostgreSQL's 4 MB default allows in memory; JIT
-    // compilation costs 100-200 ms per query and never pays off on these short, index-driven plans.
-    // Parallel workers are off by default: requests run side by side and each statement is tens of
-    // milliseconds, so starting workers costs more than it saves (measured on 2 cores: the sum of the
-    // benchmark's floors 7 % lower serial, the heaviest ads statements a third faster; the web dimension
-    // tables a quarter slower). DATABASE_PARALLEL_WORKERS sets max_parallel_workers_per_gather.
-    // random_page_cost 1.1: the rows read are in memory (shared buffers, the OS cache) or on SSD, where a
-    // random page costs little more than a sequential one; at the default 4, which assumes spinning
-    // disks, the planner reads a whole monthly rollup rather than the index-only range it needs (the
-    // year of a whole organisation's ads: 78 ms instead of 62 on the benchmark's data).
-    // statement_timeout bounds every statement, so no request holds a connection for long: the
-    // heaviest legitimate ones (a year of a whole organisation) take 0.1-0.5 s, 10 s leaves room for
-    // a loaded machine; a statement cancelled by it is answered 503 (lib/http/unavailable.ts).
-    // idle_in_transaction_session_timeout ends a session left inside a transaction (its locks and
-    // its connection with it); the app's transactions are a few short statements.
-    // plan_cache_mode=force_custom_plan: `sql` prepares its statements (see StatementNames), and a
-    // prepared statement would otherwise switch after five calls to one generic plan, made without
-    // the values; the range and the reach in the values decide the plan (a day or a year, one client
-    // or the whole organisation), so each call is planned for its own.
-    options: [
-      `-c work_mem=${process.env.DATABASE_WORK_MEM ?? '64MB'}`,
-      '-c jit=off',
-      '-c plan_cache_mode=force_custom_plan',
-      `-c max_parallel_workers_per_gather=${process.env.DATABASE_PARALLEL_WORKERS ?? 0}`,
-      `-c random_page_cost=${process.env.DATABASE_RANDOM_PAGE_COST ?? 1.1}`,
-      `-c statement_timeout=${statementTimeout}`,
-      `-c idle_in_transaction_session_timeout=${process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT ?? '30s'}`,
-    ].join(' '),
+    query_timeout: statementTimeoutMs() + QUERY_TIMEOUT_MARGIN_MS,
+    options: settings.sessionSettingsAt === 'startup' ? sessionSettings().map(([name, value]) => `-c ${name}=${value}`).join(' ') : undefined,
   });
-  const gatePool = new pg.Pool({ ...pool.options, max: GATE_POOL_SIZE });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  return { pool, statementNames: new StatementNames(settings.preparedStatements ? PREPARED_STATEMENTS_MAX : 0) };
+}
+
+function createDb(): Db {
+  const connectionString = process.env.DATABASE_URL;
+  if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const settings = databaseSettings();
+  const primary = createDatabase(connectionString, settings);
+  const replicaUrl = process.env.DATABASE_REPLICA_URL;
+  const replica = replicaUrl ? createDatabase(replicaUrl, settings) : null;
+  const gatePool = new pg.Pool({ ...primary.pool.options, max: GATE_POOL_SIZE });
   gatePool.on('error', () => {});
-  return { pool, gatePool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), statementNames: new StatementNames(PREPARED_STATEMENTS_MAX) };
+  return {
+    primary,
+    gatePool,
+    prisma: new PrismaClient({ adapter: new PrismaPg(primary.pool) }),
+    replica: replica && {
+      database: replica,
+      monitor: replicaMonitor({
+        check: async () => (await query<ReplicaStatus & pg.QueryResultRow>(replica, REPLICA_CHECK_SQL, []))[0]!,
+        maxLagSeconds: settings.replicaMaxLagSeconds,
+      }),
+    },
+  };
 }
 
 /** Created on first use, not at import: `next build` imports route modules without a database. */
@@ -120,7 +166,7 @@ export class StatementNames {
 }
 
 /**
- * Texts `sql` prepares on the pool (one per process), first come first served. Values are always
+ * Texts `sql` prepares on each pool (one per process), first come first served. Values are always
  * parameters, so texts differ only by a statement's shape: which rollup parts a range reads, the
  * reach, the options. The benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole
  * organisation and one client) use 111 texts; 150 random ranges of up to 366 days per endpoint, every
@@ -129,18 +175,74 @@ export class StatementNames {
  */
 const PREPARED_STATEMENTS_MAX = 128;
 
+async function query<Row extends pg.QueryResultRow>(database: Database, text: string, values: unknown[]): Promise<Row[]> {
+  const result = await database.pool.query<Row>({ name: database.statementNames.nameOf(text), text, values });
+  return result.rows;
+}
+
 /**
- * Runs one parameterised SQL statement and returns its rows. The statement is prepared on each pooled
- * connection the first time that connection runs its text, and later calls only bind and execute it:
- * PostgreSQL parses and analyses it once per connection instead of on every call (0.3-0.7 ms of the
- * database's time for each of an ads overview's statements; the data function of a whole
- * organisation's overview over a year made about 10 % more calls a second at c=8). Each call is still
- * planned for its values (plan_cache_mode, above).
+ * Runs one parameterised SQL statement on the primary and returns its rows. The statement is prepared
+ * on each pooled connection the first time that connection runs its text, and later calls only bind
+ * and execute it: PostgreSQL parses and analyses it once per connection instead of on every call
+ * (0.3-0.7 ms of the database's time for each of an ads overview's statements; the data function of a
+ * whole organisation's overview over a year made about 10 % more calls a second at c=8). Each call is
+ * still planned for its values (plan_cache_mode, above). With DATABASE_PREPARED_STATEMENTS=off every
+ * statement runs unnamed.
  */
 export async function sql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const { pool, statementNames } = db();
-  const result = await pool.query<Row>({ name: statementNames.nameOf(text), text, values });
-  return result.rows;
+  return query<Row>(db().primary, text, values);
+}
+
+/** The database a call's reads of synced data go to, chosen once for the call (withReadDatabase). */
+const readPin = new AsyncLocalStorage<{ database: Database }>();
+
+async function readDatabase(): Promise<Database> {
+  const { primary, replica } = db();
+  return replica && (await replica.monitor.verdict()).state === 'used' ? replica.database : primary;
+}
+
+/**
+ * Runs `fn` with one database for every `readSql` in it: the replica when it is usable now, else the
+ * primary. The data version and the data an answer is made of then come from the same database, so a
+ * primary that is ahead of the replica never lends its version to the replica's older data.
+ */
+export async function withReadDatabase<T>(fn: () => Promise<T>): Promise<T> {
+  return readPin.run({ database: await readDatabase() }, fn);
+}
+
+/** The replica could not run a statement, though the primary may: it is down, starting, or cancelled it to replay. */
+function replicaCannotServe(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  // 40001 on a standby: cancelled by a conflict with recovery. 57014 (statement_timeout) is no
+  // reason to run the same statement again elsewhere.
+  return code === '40001' || (code !== '57014' && isUnavailable(error));
+}
+
+/**
+ * `sql` for reads of the synced data (the metric surfaces, the client list, the data version): on the
+ * database withReadDatabase chose for the call, or chosen now outside one. A statement the replica
+ * cannot serve runs on the primary, and so does the rest of the call (only ever that way round, so
+ * the data is never older than a version read before it).
+ */
+export async function readSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+  const pin = readPin.getStore();
+  const database = pin?.database ?? (await readDatabase());
+  const { primary, replica } = db();
+  if (database === primary || !replica) return query<Row>(primary, text, values);
+  try {
+    return await query<Row>(database, text, values);
+  } catch (error) {
+    if (!replicaCannotServe(error)) throw error;
+    replica.monitor.failed(error as Error);
+    if (pin) pin.database = primary;
+    return query<Row>(primary, text, values);
+  }
+}
+
+/** The read replica's state for the readiness check: `none` when DATABASE_REPLICA_URL is unset. */
+export async function replicaState(): Promise<ReplicaVerdict | { state: 'none' }> {
+  const { replica } = db();
+  return replica ? replica.monitor.verdict() : { state: 'none' };
 }
 
 /**
@@ -151,8 +253,8 @@ export async function sql<Row extends pg.QueryResultRow>(text: string, values: u
  * behind those statements for a connection (and be refused after CONNECTION_WAIT_MS).
  */
 export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const { gatePool, statementNames } = db();
-  const result = await gatePool.query<Row>({ name: statementNames.nameOf(text), text, values });
+  const { gatePool, primary } = db();
+  const result = await gatePool.query<Row>({ name: primary.statementNames.nameOf(text), text, values });
   return result.rows;
 }
 
@@ -165,11 +267,12 @@ export class SqlParams {
   }
 }
 
+/** Ends every pool (the server's shutdown, tests, scripts); the next query opens them again. */
 export async function closeDb(): Promise<void> {
   const current = globalForDb.metricsDb;
   globalForDb.metricsDb = undefined;
   if (current) {
     await current.prisma.$disconnect();
-    await Promise.all([current.pool.end(), current.gatePool.end()]);
+    await Promise.all([current.primary.pool.end(), current.gatePool.end(), current.replica?.database.pool.end()]);
   }
 }

@@ -10,20 +10,24 @@ const REUSE_MS = 1_000;
 
 export type CheckState = 'ok' | 'unreachable';
 
-/** 'ok' when `probe` succeeds within CHECK_TIMEOUT_MS, else 'unreachable'. */
-export async function check(probe: () => Promise<unknown>): Promise<CheckState> {
+/** The probe's value when it answers within CHECK_TIMEOUT_MS, else `ok: false`. */
+export async function withinCheckTime<T>(probe: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
   });
   try {
-    await Promise.race([probe(), timeout]);
-    return 'ok';
+    return { ok: true, value: await Promise.race([probe(), timeout]) };
   } catch {
-    return 'unreachable';
+    return { ok: false };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** 'ok' when `probe` succeeds within CHECK_TIMEOUT_MS, else 'unreachable'. */
+export async function check(probe: () => Promise<unknown>): Promise<CheckState> {
+  return (await withinCheckTime(probe)).ok ? 'ok' : 'unreachable';
 }
 
 let latest: { startedAt: number; state: Promise<CheckState> } | null = null;

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
+import { drainOnSignals } from './drain.mjs';
 
 // As `next start` does: React and Next.js choose their production code by it when they load.
 process.env.NODE_ENV = 'production';
@@ -150,11 +151,5 @@ server.listen(port, hostname, () => {
   console.log(`Metrics API listening on http://${hostname}:${port} (Node.js ${process.version}, compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
 });
 
-// Stop taking connections and let the requests in flight finish, as `next start` does.
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
-  });
-}
+// SIGTERM or Ctrl-C: stop taking connections, answer what was sent, then exit (scripts/drain.mjs).
+drainOnSignals(server);

@@ -1,6 +1,6 @@
 // /clients: the clients a key can read, each with every synced resource assigned to it.
 import type { AuthContext } from '../contract/credential';
-import { sql } from '../db';
+import { readSql as sql } from '../db';
 import { envelope } from '../contract/envelope';
 import { lastSuccessfulSyncs, oldestSync } from '../metrics/freshness';
 import type { ClientDescription } from './schemas';

@@ -6,7 +6,13 @@ import { sql } from '../db';
 
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-const globalForLastUsed = globalThis as unknown as { metricsLastWritten?: Map<string, Map<string, number>> };
+const globalForLastUsed = globalThis as unknown as { metricsLastWritten?: Map<string, Map<string, number>>; metricsLastUsedWrites?: Set<Promise<void>> };
+
+/** The writes under way, which the server's shutdown waits for (flushLastUsed). */
+function writesUnderWay(): Set<Promise<void>> {
+  globalForLastUsed.metricsLastUsedWrites ??= new Set();
+  return globalForLastUsed.metricsLastUsedWrites;
+}
 
 function lastWritten(kind: string): Map<string, number> {
   globalForLastUsed.metricsLastWritten ??= new Map();
@@ -28,7 +34,7 @@ function lastUsedRecorder(kind: string, update: string): (id: string, now?: numb
     if (written.size > 10_000) {
       for (const [seen, at] of written) if (now - at >= LAST_USED_INTERVAL_MS) written.delete(seen);
     }
-    return sql(update, [id]).then(
+    const write = sql(update, [id]).then(
       () => undefined,
       (error: Error) => {
         // Losing one timestamp is harmless; the next use after a minute writes it again.
@@ -36,7 +42,16 @@ function lastUsedRecorder(kind: string, update: string): (id: string, now?: numb
         console.warn(`[last-used] could not record the use of ${kind} ${id}: ${error.message}`);
       },
     );
+    const underWay = writesUnderWay();
+    underWay.add(write);
+    void write.finally(() => underWay.delete(write));
+    return write;
   };
+}
+
+/** Waits for every write under way (the server's shutdown, before the pools close). */
+export async function flushLastUsed(): Promise<void> {
+  await Promise.all(writesUnderWay());
 }
 
 /** Records a use of an API key in the background. */

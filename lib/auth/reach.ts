@@ -1,5 +1,5 @@
 // Client reach: which clients' rows a request may read. Scopes gate endpoints; this gates rows.
-import { sql } from '../db';
+import { readSql as sql } from '../db';
 import { notFound } from '../contract/errors';
 import type { AuthContext } from '../contract/credential';
 

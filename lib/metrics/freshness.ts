@@ -1,6 +1,6 @@
 // Freshness from real sync runs: a resource's `lastSyncedAt` is the end of its latest succeeded run,
 // and a response's `meta.syncedAt` is the oldest of those among the resources that contributed.
-import { gateSql, sql } from '../db';
+import { readSql as sql } from '../db';
 
 /** Latest succeeded sync per resource id; resources never synced successfully are absent. */
 export async function lastSuccessfulSyncs(resourceIds: string[]): Promise<Map<string, Date>> {
@@ -37,7 +37,7 @@ export function oldestSync(syncs: Map<string, Date>, resourceIds: Iterable<strin
  * older than its key says.
  */
 export async function dataVersion(orgId: string): Promise<string> {
-  const [row] = await gateSql<{ version: string }>(
+  const [row] = await sql<{ version: string }>(
     'SELECT coalesce(sum(version), 0)::text AS version FROM data_versions WHERE org_id = $1',
     [orgId],
   );

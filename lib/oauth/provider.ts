@@ -1,10 +1,11 @@
 // The OAuth 2.1 authorization server for MCP clients: oidc-provider 9 configured for exactly what we
 // offer (authorization code + PKCE S256, refresh tokens, one resource: the MCP endpoint) and nothing
 // of OpenID Connect (no id tokens, userinfo, logout, PAR, DPoP or development interactions).
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { appUrl, mcpUrl } from '../app-url';
 import { PostgresAdapter } from './adapter';
+import { cookieKeys } from './cookie-keys';
 import { renderOAuthError } from './error-page';
 import { allowMetadataDocumentFetch, fetchClientMetadata } from './client-metadata';
 import { assertAuthorizationRequest, isMcpResource, narrowRotatedRefreshToken } from './request-rules';
@@ -24,12 +25,6 @@ const AUTHORIZATION_CODE_TTL_S = 60;
 const INTERACTION_TTL_S = 60 * 60;
 
 export const CONSENT_PATH = '/consent';
-
-function cookieKeys(): string[] {
-  // Signs the provider's interaction cookies. Without OAUTH_COOKIE_SECRET a random key per process
-  // works for one server; interactions under way are lost on restart.
-  return [process.env.OAUTH_COOKIE_SECRET ?? randomBytes(32).toString('base64url')];
-}
 
 function configuration(): Configuration {
   const resourceServer = {

@@ -4,6 +4,7 @@
 // endpoint, its Response), or a thrown error that `toApiError` maps for either door.
 import { credentialId, type AuthContext } from '../contract/credential';
 import { answerKey, jsonAnswer, maxBytesFromEnv, memoryResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache';
+import { withReadDatabase } from '../db';
 import { dataVersion } from '../metrics/freshness';
 import { withConcurrencySlot } from '../ratelimit/concurrency';
 import type { Envelope } from '../contract/envelope';
@@ -41,17 +42,19 @@ async function answer(operation: Operation, auth: AuthContext, input: OperationI
     return result instanceof Response ? result : ({ kind: 'computed', envelope: result } as const);
   };
   const cache = operation.cacheable ? responseCache() : null;
-  if (!cache) return run();
-
-  // The version is read before the data (see dataVersion): the answer is at least as new as its key.
-  const key = answerKey({ orgId: auth.orgId, clientIds: auth.clientIds, operationId: operation.id, query, dataVersion: await dataVersion(auth.orgId) });
-  const hit = await cache.get(key);
-  if (hit) return { kind: 'cached', json: hit };
-  const computed = await run();
-  if (computed instanceof Response) return computed;
-  const json = jsonAnswer(computed.envelope);
-  await cache.set(key, json);
-  return { ...computed, json };
+  // One database (the replica or the primary) for the version and the data alike.
+  return withReadDatabase(async () => {
+    if (!cache) return run();
+    // The version is read before the data (see dataVersion): the answer is at least as new as its key.
+    const key = answerKey({ orgId: auth.orgId, clientIds: auth.clientIds, operationId: operation.id, query, dataVersion: await dataVersion(auth.orgId) });
+    const hit = await cache.get(key);
+    if (hit) return { kind: 'cached', json: hit };
+    const computed = await run();
+    if (computed instanceof Response) return computed;
+    const json = jsonAnswer(computed.envelope);
+    await cache.set(key, json);
+    return { ...computed, json };
+  });
 }
 
 /** The REST door's call: the envelope's JSON bytes and ETag. */

@@ -5,14 +5,31 @@ import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import type { Limiter, RateLimitDecision } from './limiter';
 
-/** How long a request waits for Redis before the limiter counts it in-process instead. */
+/** How long a request waits for Redis before the limiter (or the sign-in throttle) counts in-process instead. */
 const REDIS_TIMEOUT_MS = 2_000;
 
 export class LimiterTimeout extends Error {}
 
+const globalForRedis = globalThis as unknown as { upstashClients?: Map<string, Redis> };
+
+/**
+ * The process's client of one Upstash endpoint, shared by the rate limiter and the sign-in throttle.
+ * No retries: a request should not wait through back-offs, the in-process fallback answers instead;
+ * and a time limit on every command.
+ */
+export function upstashRedis(options: { url: string; token: string }): Redis {
+  globalForRedis.upstashClients ??= new Map();
+  const id = `${options.url} ${options.token}`;
+  let redis = globalForRedis.upstashClients.get(id);
+  if (!redis) {
+    redis = new Redis({ url: options.url, token: options.token, retry: false, enableTelemetry: false, signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS) });
+    globalForRedis.upstashClients.set(id, redis);
+  }
+  return redis;
+}
+
 export function upstashLimiter(options: { url: string; token: string; prefix: string; limit: number; windowSeconds: number }): Limiter {
-  // No retries: a request should not wait through back-offs; the fallback answers instead.
-  const redis = new Redis({ url: options.url, token: options.token, retry: false, enableTelemetry: false });
+  const redis = upstashRedis(options);
   const ratelimit = new Ratelimit({
     redis,
     limiter: Ratelimit.fixedWindow(options.limit, `${options.windowSeconds} s`),

@@ -1,8 +1,8 @@
 // Where the sign-in throttle keeps its failure times: a sliding-window log per key, in process memory
 // (capped and swept) or in Upstash Redis when the rate limiter's Redis is configured. Both count an
 // attempt and check the limit in one step, so concurrent guesses cannot all pass one check.
-import { Redis } from '@upstash/redis';
 import { fallbackSwitch } from '../ratelimit/fallback';
+import { upstashRedis } from '../ratelimit/upstash';
 
 export interface ThrottleRule {
   /** Attempts allowed inside the window; the next one is refused until the oldest ages out. */
@@ -95,9 +95,6 @@ export class MemoryFailureLog implements FailureLog {
   }
 }
 
-/** How long a sign-in waits for Redis before the in-process log answers instead (as the rate limiter). */
-const REDIS_TIMEOUT_MS = 2_000;
-
 // One sorted set per key (score = time), trimmed to the window, expiring with it: check and count in
 // one script, atomic in Redis across every server process.
 const ADMIT_SCRIPT = `
@@ -116,14 +113,8 @@ return 0
 
 /** The Redis log: Redis drops each key when its window has passed, so it needs no cap of its own. */
 export function upstashFailureLog(options: { url: string; token: string; prefix: string; rule: ThrottleRule }): FailureLog {
-  // The rate limiter's client settings: no retries, no telemetry; plus a time limit on every command.
-  const redis = new Redis({
-    url: options.url,
-    token: options.token,
-    retry: false,
-    enableTelemetry: false,
-    signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS),
-  });
+  // The rate limiter's client: its time limit (a sign-in waits as long as a request), no retries.
+  const redis = upstashRedis(options);
   const redisKey = (key: string) => `${options.prefix}:${key}`;
   const member = (attempt: Attempt) => `${attempt.at}:${attempt.id}`;
   return {

@@ -12,11 +12,14 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     amount?: number;
+    /** Seconds to run, instead of `amount`. */
+    duration?: number;
     timeout?: number;
     requests?: { method?: string; path?: string; setupRequest?: (request: RawRequest, context: object) => RawRequest }[];
   }
 
-  interface Result {
+  export interface Result {
+    requests: { total: number; average: number };
     errors: number;
     timeouts: number;
     statusCodeStats: Record<string, { count: number }>;

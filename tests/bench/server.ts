@@ -79,7 +79,14 @@ export interface RunningServer {
  */
 export type CachePath = 'cold' | 'warm';
 
-export async function startServer(databaseUrl: string, port: number, path: CachePath, log: (line: string) => void): Promise<RunningServer> {
+export async function startServer(
+  databaseUrl: string,
+  port: number,
+  path: CachePath,
+  log: (line: string) => void,
+  /** Variables for this server only (e.g. the warm path's RESPONSE_CACHE_MAX_BYTES). */
+  extraEnv: Record<string, string> = {},
+): Promise<RunningServer> {
   // No UPSTASH_* variables: the in-process limiter, as on a single-server deployment.
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -92,6 +99,7 @@ export async function startServer(databaseUrl: string, port: number, path: Cache
   else delete env.RESPONSE_CACHE_MAX_BYTES;
   delete env.UPSTASH_REDIS_REST_URL;
   delete env.UPSTASH_REDIS_REST_TOKEN;
+  Object.assign(env, extraEnv);
   const child: ChildProcess = spawn(process.execPath, [SERVER_SCRIPT, '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {

@@ -173,7 +173,10 @@ describe('readiness under a flood', () => {
       for (const response of responses) {
         expect(response.status).toBe(200);
         expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
-        expect(await response.json()).toEqual({ status: 'ready', checks: { database: 'ok', rateLimiter: { backend: 'in-process', state: 'ok' } } });
+        expect(await response.json()).toEqual({
+          status: 'ready',
+          checks: { database: 'ok', replica: { state: 'none' }, rateLimiter: { backend: 'in-process', state: 'ok', counting: 'per instance' } },
+        });
       }
     }
     const elapsedSeconds = (Date.now() - startedAt) / 1000;

@@ -369,7 +369,10 @@ describe('routes outside the gate', () => {
     expect(live.headers.get('x-ratelimit-limit')).toBeNull();
     const ready = await server.request('/api/health/ready');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', rateLimiter: { backend: 'upstash', state: 'ok' } } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', replica: { state: 'none' }, rateLimiter: { backend: 'upstash', state: 'ok', counting: 'shared' } },
+    });
   });
 
   it('the errors page explains every code at its anchor', async () => {

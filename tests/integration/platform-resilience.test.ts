@@ -1,17 +1,20 @@
 // What happens when a dependency is missing or down, on real servers: no Upstash configured (the
-// zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), a database
-// that cannot be reached (503 unavailable with Retry-After, headers still present, nothing counted
-// against valid keys; the sign-in and settings pages a 503 page), and a database that stops answering
-// (503 within the client's bound on a query, never a hang).
+// zero-setup run), Upstash unreachable (served anyway, limits in-process, logged once), a read
+// replica that cannot be reached (skipped: the primary serves, logged once), a database that cannot
+// be reached (503 unavailable with Retry-After, headers still present, nothing counted against valid
+// keys; the sign-in and settings pages a 503 page), a database that stops answering (503 within the
+// client's bound on a query, never a hang); and an instance of several without the shared OAuth
+// cookie secret, which refuses to start.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
+import { adsOverviewOperation } from '@/lib/metrics/ads/operations';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
 import { startPgRelay, type PgRelay } from '../support/pg-relay';
-import { awayFromWindowEdge, seededOrgs } from './platform-support';
+import { awayFromWindowEdge, RANGE, seededOrgs } from './platform-support';
 
 /** A local port on which nothing listens. */
 async function closedPort(): Promise<number> {
@@ -80,7 +83,10 @@ describe('no Upstash configured', () => {
     }
     expect(server.logs()).toContain('[ratelimit] UPSTASH_REDIS_REST_URL/TOKEN not set: rate limits are counted in-process');
     const ready = await server.request('/api/health/ready');
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', rateLimiter: { backend: 'in-process', state: 'ok' } } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', replica: { state: 'none' }, rateLimiter: { backend: 'in-process', state: 'ok', counting: 'per instance' } },
+    });
   });
 });
 
@@ -111,7 +117,44 @@ describe('Upstash unreachable', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'degraded',
-      checks: { database: 'ok', rateLimiter: { backend: 'in-process (upstash unreachable)', state: 'unreachable' } },
+      checks: {
+        database: 'ok',
+        replica: { state: 'none' },
+        rateLimiter: { backend: 'in-process (upstash unreachable)', state: 'unreachable', counting: 'per instance' },
+      },
+    });
+  });
+});
+
+describe('read replica unreachable', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { DATABASE_REPLICA_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/none` } });
+    servers.push(server);
+  }, 300_000);
+
+  it('serves the metrics from the primary, and logs the skip once', async () => {
+    await awayFromWindowEdge();
+    const key = await mintKey({ orgId: main.id });
+    const path = `/api/v1/ads/overview?from=${RANGE.from}&to=${RANGE.to}`;
+    for (let i = 0; i < 3; i++) {
+      const response = await server.request(path, { key });
+      expect(response.status).toBe(200);
+      await expectContract(adsOverviewOperation, response);
+    }
+    expect(server.logs().match(/\[db\] read replica skipped \(unreachable: [^)]*ECONNREFUSED[^)]*\): reading from the primary\./g)).toHaveLength(1);
+  });
+
+  it('is reported as degraded, not unready, without saying where the replica is', async () => {
+    const ready = await server.request('/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'degraded',
+      checks: {
+        database: 'ok',
+        replica: { state: 'skipped', reason: 'unreachable' },
+        rateLimiter: { backend: 'upstash', state: 'ok', counting: 'shared' },
+      },
     });
   });
 });
@@ -209,4 +252,11 @@ describe('database frozen', () => {
     }
     await expectContract(meOperation, await server.request('/api/v1/me', { key }));
   });
+});
+
+describe('an instance of several without OAUTH_COOKIE_SECRET', () => {
+  it('refuses to start, saying why', async () => {
+    const start = startTestServer({ databaseUrl: inject('databaseUrl'), env: { INSTANCE_ID: 'app-2', OAUTH_COOKIE_SECRET: '' } });
+    await expect(start).rejects.toThrow(/the server exited with 1:[\s\S]*Cannot start: OAUTH_COOKIE_SECRET is not set, but INSTANCE_ID says several instances serve the app/);
+  }, 300_000);
 });

@@ -18,7 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_DIST_DIR = '.next-test';
 const BUILD_ID = path.join(ROOT, TEST_DIST_DIR, 'BUILD_ID');
 const LOCK = path.join(ROOT, `${TEST_DIST_DIR}.lock`);
-const SOURCES = ['app', 'lib', 'proxy.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
+const SOURCES = ['app', 'lib', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'package.json', 'prisma/schema.prisma'];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -91,6 +91,10 @@ export interface TestServer {
   /** Everything the server printed so far. */
   logs(): string;
   request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
+  /** Sends the server's process a signal (SIGTERM: drain and exit). */
+  kill(signal: NodeJS.Signals): void;
+  /** The process's exit code (null: ended by a signal), once it has exited. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -136,7 +140,7 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -164,6 +168,8 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
       if (key) all.set('authorization', `Bearer ${key}`);
       return fetch(new URL(pathAndQuery, origin), { method, headers: all, body, redirect: 'manual' });
     },
+    kill: (signal) => child.kill(signal),
+    exited,
     async stop() {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);

@@ -13,7 +13,7 @@
 // organisation come from ad_insights_org_daily (same triggers).
 import type { Reach } from '../../auth/reach';
 import { reachCondition } from '../../auth/reach';
-import { sql, SqlParams } from '../../db';
+import { readSql as sql, SqlParams } from '../../db';
 import { UUID_PATTERN } from '../../text/uuid';
 import type { DayRange } from '../../time/day-range';
 import { daysAsBlocks, monthsAsPeakStretches, monthsAsQuarters, splitRange } from '../range-split';

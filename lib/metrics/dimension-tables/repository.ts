@@ -5,7 +5,7 @@
 // (shape.ts turns them into the spec's shapes; schemas.ts and wording.ts describe them).
 // Why people counts are each resource's peak day, summed, and which rollups and indexes a range reads:
 // docs/architecture.md, "Range aggregates of the web, search-console and store sources".
-import { sql, SqlParams } from '../../db';
+import { readSql as sql, SqlParams } from '../../db';
 import type { DayRange } from '../../time/day-range';
 import { eachDay, type IsoDay } from '../../time/days';
 import { num } from '../ratios';

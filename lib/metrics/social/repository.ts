@@ -2,7 +2,7 @@
 // every other query reads only the page ids that query returned, plus the organisation for posts.
 // Numeric aggregates come back from pg as strings or null; callers convert them with `num()`.
 import { reachCondition, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { readSql as sql } from '../../db';
 import { TIMEZONE } from '../../contract/envelope';
 import type { DayRange } from '../../time/day-range';
 import type { IsoDay } from '../../time/days';

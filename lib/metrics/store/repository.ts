@@ -1,7 +1,7 @@
 // The SQL of the store endpoint: the stores in reach, and the tables and metric columns of the store
 // source, which the shared range aggregates (dimension-tables/repository.ts) read.
 import { reachCondition, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { readSql as sql } from '../../db';
 import type { DailySource, DimensionSource, MetricColumns } from '../dimension-tables/repository';
 import { STORE_TABLES, type StoreDimension } from './definitions';
 

@@ -2,7 +2,7 @@
 // and the tables and metric columns of both sources, which the shared range aggregates
 // (dimension-tables/repository.ts) read.
 import { reachCondition, type Reach } from '../../auth/reach';
-import { sql } from '../../db';
+import { readSql as sql } from '../../db';
 import type { DailySource, DimensionSource, MetricColumns } from '../dimension-tables/repository';
 import { SEARCH_TABLES, WEB_TABLES, type SearchDimension, type WebDimension } from './definitions';
 
