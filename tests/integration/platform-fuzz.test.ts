@@ -462,8 +462,13 @@ function expectedAnswer(operation: Operation, raw: string, world: World): Expect
 
 let server: TestServer;
 let world: World;
-/** Keys of each worker: a worker sends one request at a time, so no key ever has two in flight. */
-let keysOfWorker: { key: string; uses: number }[][];
+/**
+ * The run's keys, handed out in turn: each serves USES_PER_KEY requests, whichever workers send them,
+ * so no key has more in flight than there are workers (CONCURRENCY, within the 4 a key may have).
+ * Workers take requests from a shared queue and need not send equal shares.
+ */
+let keys: string[];
+let keysHandedOut = 0;
 const statuses = new Map<string, number>();
 const okByOperation = new Map<string, number>();
 let requests = 0;
@@ -480,13 +485,12 @@ beforeAll(async () => {
   console.log(`fuzz: seed ${SEED} (reproduce with FUZZ_SEED=${SEED})${PATH ? `, path ${PATH}` : ''}`);
   server = await startTestServer({ databaseUrl: inject('databaseUrl') });
   world = await loadWorld();
-  const keysPerWorker = Math.ceil(PLANNED_REQUESTS / CONCURRENCY / USES_PER_KEY) + 1;
+  const needed = Math.ceil(PLANNED_REQUESTS / USES_PER_KEY) + 1;
   // Minted a few at a time: a hundred transactions at once wait past Prisma's 2 s for a connection on a busy machine.
-  const keys: string[] = [];
-  while (keys.length < keysPerWorker * CONCURRENCY) {
-    keys.push(...(await Promise.all(Array.from({ length: Math.min(5, keysPerWorker * CONCURRENCY - keys.length) }, () => mintKey({ orgId: main.id, name: 'fuzz key' })))));
+  keys = [];
+  while (keys.length < needed) {
+    keys.push(...(await Promise.all(Array.from({ length: Math.min(5, needed - keys.length) }, () => mintKey({ orgId: main.id, name: 'fuzz key' })))));
   }
-  keysOfWorker = Array.from({ length: CONCURRENCY }, (_, w) => keys.slice(w * keysPerWorker, (w + 1) * keysPerWorker).map((key) => ({ key, uses: 0 })));
 }, 300_000);
 
 afterAll(async () => {
@@ -498,11 +502,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function keyFor(worker: number): string {
-  const entry = keysOfWorker[worker]!.find((candidate) => candidate.uses < USES_PER_KEY);
-  if (!entry) throw new Error('the fuzz key pool is used up: mint more keys');
-  entry.uses += 1;
-  return entry.key;
+function nextKey(): string {
+  const key = keys[Math.floor(keysHandedOut / USES_PER_KEY)];
+  if (!key) throw new Error('the fuzz key pool is used up: mint more keys');
+  keysHandedOut += 1;
+  return key;
 }
 
 const count = (status: string) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -558,15 +562,15 @@ async function expectHealthy(): Promise<void> {
   expect(await response.json()).toEqual({ status: 'ok', instance: expect.any(String) });
 }
 
-/** Sends a batch with CONCURRENCY workers (each with its own keys), then checks the server is live. */
+/** Sends a batch with CONCURRENCY workers, then checks the server is live. */
 async function runBatch(operation: Operation, batch: string[]): Promise<void> {
   const queue = [...batch];
   const outcomes = await Promise.allSettled(
-    Array.from({ length: CONCURRENCY }, async (_, worker) => {
+    Array.from({ length: CONCURRENCY }, async () => {
       for (let raw = queue.shift(); raw !== undefined; raw = queue.shift()) {
         const expected = expectedAnswer(operation, raw, world);
         requests += 1;
-        const response = await send(`/api/v1${operation.path}${raw ? `?${raw}` : ''}`, keyFor(worker));
+        const response = await send(`/api/v1${operation.path}${raw ? `?${raw}` : ''}`, nextKey());
         await checkAnswer(operation, raw, response, expected);
       }
     }),
