@@ -2,9 +2,8 @@
 // another origin is refused with 403 here, before Next.js's own origin check answers it with a 500 and
 // a logged error. The actions still run their own checks (lib/session/current.ts); this only makes the
 // refusal clean. The API is not behind it: /api/v1 gates its requests in the route (lib/rest/route.ts),
-// /api/mcp in its endpoint. The consent screen and the OAuth endpoints are, for one check only: a path
-// whose percent-encoding does not decode, which Next.js answers with a 500 where a route has a dynamic
-// segment (/consent/[uid], /oauth/[...path]).
+// /api/mcp in its endpoint, and the OAuth endpoints take cross-origin posts by design (a path that does
+// not decode, which Next.js would answer with a 500, is refused by the server: scripts/server.mjs).
 // It also answers the pages that read the database with a 503 page while the database cannot be
 // reached: once Next.js renders a page, a failure can only end in a 500.
 import { NextResponse, type NextRequest } from 'next/server';
@@ -13,26 +12,15 @@ import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 import { unavailablePage } from './lib/http/unavailable-page';
 
-// Not the APIs, Next.js's assets or the metadata documents.
-export const config = { matcher: ['/((?!api/|_next/|\\.well-known/).*)'] };
-
-/** Routes that are not pages: the consent form's route checks its Origin itself; OAuth takes cross-origin posts by design. */
-const NOT_PAGES = /^\/(consent|oauth)\//;
+// Pages only: not the APIs (the consent form's route checks its Origin itself), Next.js's assets or
+// the metadata documents.
+export const config = { matcher: ['/((?!api/|oauth/|consent/|_next/|\\.well-known/).*)'] };
 
 /** The sign-in and settings pages: each reads the session, and the settings pages their data, from the database. */
 const DATABASE_PAGES = /^\/(login|settings)(\/|$)/;
 
 function refused(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
-}
-
-function decodes(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -73,17 +61,15 @@ function withKnownForwarding(request: NextRequest): Response {
 }
 
 /**
- * A path that does not decode is 400; the sign-in and settings pages are 503 while the database
- * does not answer. A page's form post (a server action) whose Origin names another
+ * The sign-in and settings pages are 503 while the database does not answer. A page's form post (a server action) whose Origin names another
  * site is 403; one over the action body limit, or not received in time, 413; one whose body does not
  * parse, 400. Next.js would answer each with a 500 (and most with a logged error). A post without
  * Origin goes on to the action, which refuses it (403).
  */
 export async function proxy(request: NextRequest): Promise<Response> {
   const { pathname } = request.nextUrl;
-  if (!decodes(pathname)) return refused(400, 'The address could not be read: its percent-encoding is not valid UTF-8.');
   if (DATABASE_PAGES.test(pathname) && (await databaseState()) === 'unreachable') return unavailablePage();
-  if (request.method !== 'POST' || NOT_PAGES.test(pathname)) return NextResponse.next();
+  if (request.method !== 'POST') return NextResponse.next();
   const hasOrigin = request.headers.has('origin');
   if (hasOrigin && !isSameOriginRequest(request.headers)) {
     return refused(403, 'Cross-origin form submission refused: nothing was changed.');

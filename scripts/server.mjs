@@ -123,12 +123,27 @@ console.error = (...args) => {
 };
 
 // Next.js answers its own errors; one that escapes it still must not end the process.
-const handle = (req, res) =>
-  nextHandler(req, res).catch((error) => {
+/** Whether a request's path decodes: Next.js answers one whose percent-encoding is not UTF-8 with a 500. */
+function pathDecodes(url) {
+  try {
+    decodeURIComponent((url ?? '/').split('?')[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const handle = (req, res) => {
+  if (!pathDecodes(req.url)) {
+    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    return void res.end('The address could not be read: its percent-encoding is not valid UTF-8.');
+  }
+  return nextHandler(req, res).catch((error) => {
     if (!isIncompleteRequest(error)) console.error('[server] request failed:', error);
     if (!res.headersSent) res.statusCode = 500;
     res.end();
   });
+};
 await app.prepare();
 
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);

@@ -105,6 +105,8 @@ describe('a path whose percent-encoding does not decode', () => {
     ['POST', '/oauth/%zz'],
     ['GET', '/consent/%E2%82'],
     ['POST', '/consent/%/decision'],
+    ['GET', '/api/v1/%E2%82'],
+    ['GET', '/settings/%'],
   ])('%s %s is a 400, not the 500 of Next.js’s own routing', async (method, path) => {
     const response = await server.request(path, { method });
     expect(response.status).toBe(400);
