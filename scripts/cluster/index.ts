@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Scale } from '../../prisma/seed';
 import { prepareDemoDatabase } from '../demo-data';
 import { startHaproxy } from './haproxy';
+import { storeSessionSettings } from '../db-settings';
 import { startPgBouncer } from './pgbouncer';
 import { startPrimary, startReplica } from './postgres';
 import { freePorts, requireProgram, Supervisor, waitFor } from './processes';
@@ -119,6 +120,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     log(`Upstash REST endpoint on ${upstash.url}, in front of that Redis`);
 
     const poolerUrl = programs.pgbouncer ? (await startPgBouncer(supervisor, programs.pgbouncer, primary.url)).url : null;
+    // PgBouncer does not pass the session settings on at connection start: they are stored on the server.
+    if (poolerUrl) await storeSessionSettings(primary.url);
 
     const [balancerPort, ...ports] = await freePorts(count + 1);
     const url = `http://127.0.0.1:${balancerPort}`;
@@ -136,8 +139,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       UPSTASH_REDIS_REST_TOKEN: upstash.token,
       DATABASE_URL: poolerUrl ?? primary.url,
       DATABASE_REPLICA_URL: replica.url,
-      // PgBouncer 1.18 in transaction mode cannot keep a connection's prepared statements.
-      ...(poolerUrl ? { DATABASE_PREPARED_STATEMENTS: 'off' } : {}),
+      // PgBouncer 1.18 in transaction mode cannot keep a connection's prepared statements, nor pass
+      // the session settings on (they are on the server, above).
+      ...(poolerUrl ? { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_SESSION_SETTINGS: 'server' } : {}),
     };
     delete shared.PORT;
     const instances = ports.map((port, index) => {

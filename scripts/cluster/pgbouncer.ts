@@ -2,8 +2,9 @@
 // few server connections, each lent for one transaction. Debian's PgBouncer 1.18 keeps no prepared
 // statements across transactions (that came in 1.21), so instances behind it are started with
 // DATABASE_PREPARED_STATEMENTS=off. Nor does it pass on the startup parameter `options`, in which the
-// app sends its session settings (lib/db.ts: work_mem, statement_timeout, …): it is ignored, so
-// behind PgBouncer those settings are the server's defaults.
+// app sends its session settings (lib/db.ts: work_mem, statement_timeout, …): it is ignored, and the
+// cluster stores those settings on the server instead (scripts/db-settings.ts), with the instances
+// started with DATABASE_SESSION_SETTINGS=server.
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
