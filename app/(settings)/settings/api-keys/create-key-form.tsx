@@ -2,6 +2,7 @@
 import { useActionState, useEffect, useRef } from 'react';
 import type { KeyFormErrors } from '@/lib/settings/key-form';
 import { createKeyAction, type CreateKeyState } from './actions';
+import { useKeyFormDraft } from './key-form-draft';
 import { ClientPicker, ExpiryField, NameField, ScopePicker, type ExpiryOptions, type ScopeOption } from './key-form-fields';
 import { NewKeyDialog } from './new-key-dialog';
 
@@ -35,16 +36,32 @@ function useFirstErrorFocus(state: CreateKeyState) {
   return form;
 }
 
+const INITIAL_STATE: CreateKeyState = {};
+
 export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, expiry, apiUrl }: Props) {
-  const [state, formAction, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, {});
+  const [state, formAction, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, INITIAL_STATE);
   const form = useFirstErrorFocus(state);
+  const draft = useKeyFormDraft(state, INITIAL_STATE);
   const errors = state.errors ?? {};
-  const values = state.values;
+  const values = draft ?? state.values;
   return (
     <>
-      <form ref={form} action={formAction} className="stack" aria-describedby={errors.form ? 'key-form-error' : undefined}>
+      {/* Keyed: the fields take their values when they mount, so a restored draft mounts them anew. */}
+      <form
+        key={draft ? 'restored' : 'form'}
+        ref={form}
+        action={formAction}
+        className="stack"
+        aria-describedby={errors.form ? 'key-form-error' : undefined}
+      >
         <input type="hidden" name={csrfField} value={csrfToken} />
-        {errors.form && <p id="key-form-error" className="form-error" role="alert" tabIndex={-1}>{errors.form}</p>}
+        {draft && <p className="notice" role="status">You signed in again: what you had entered is filled in. Check it and create the key.</p>}
+        {errors.form && (
+          <p id="key-form-error" className="form-error" role="alert" tabIndex={-1}>
+            {errors.form}
+            {state.signInAgain && <> <a href={state.signInAgain}>Sign in again</a></>}
+          </p>
+        )}
         <NameField max={nameMax} value={values?.name} error={errors.name} />
         <ScopePicker scopes={scopes} checked={values?.scopes} error={errors.scopes} />
         <ClientPicker clients={clients} access={values?.clientAccess} checked={values?.clients} error={errors.clients} />
