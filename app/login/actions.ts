@@ -29,6 +29,8 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
     return { email, error: `Too many failed sign-in attempts from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
   }
   if (result.kind === 'invalid') return { email, error: 'That email and password do not match an account.' };
+  // Signing in as someone else ends the session this browser had: one person per browser at a time.
+  await endSession();
   await setSessionCookie(result.token, result.expiresAt);
   redirect(safeReturnTo(formData.get(RETURN_TO_FIELD)) ?? SETTINGS_HOME);
 }
