@@ -1,7 +1,7 @@
-// The sign-in page and the consent screen of an OAuth sign-in, where the walk-through found them
-// wanting: the sign-in page names the app asking (not "to manage API keys"), the consent screen names
-// the clients the app will see (a member's own list, an admin's every client) and lets someone else
-// sign in instead.
+// The sign-in page, the consent screen of an OAuth sign-in and the sign-in throttle, where the
+// walk-through found them wanting: the sign-in page names the app asking (not "to manage API keys"),
+// the consent screen names the clients the app will see (a member's own list, an admin's every client)
+// and lets someone else sign in instead, and a throttled sign-in counts down to the next try.
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { authorizationUrl, discover, register } from '../support/oauth-flow';
@@ -78,4 +78,35 @@ test('the consent screen names the clients the app will see, and another person 
   expect(await query('SELECT 1 FROM dashboard_sessions WHERE token_hash = $1', [memberHash])).toEqual([]);
   expect(await query('SELECT 1 FROM dashboard_sessions s JOIN users u ON u.id = s.user_id WHERE u.id = $1 AND s.expires_at > now()', [admin.userId])).not.toEqual([]);
   await expectAxeClean(page);
+});
+
+test('a throttled sign-in counts down to the moment it may be tried again', async ({ page }, testInfo) => {
+  const email = `countdown-${randomUUID().slice(0, 8)}@nowhere.example`;
+  await page.goto('/login');
+  const alert = page.locator('p[role="alert"]');
+  const throttled = async () => (await alert.count()) > 0 && /^Too many/.test((await alert.textContent()) ?? '');
+  // Failures until the throttle refuses (its thresholds are the throttle's business, not this test's).
+  for (let attempt = 0; attempt < 30 && !(await throttled()); attempt += 1) {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not-the-password');
+    const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/login');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await answered;
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  }
+  await expect(alert).toHaveText(/^Too many failed sign-in attempts.* Wait \d+ minutes? and try again\.$/);
+  const timer = page.getByRole('timer');
+  await expect(timer).toHaveText(/^You can try again in (\d+ min \d\d|\d+) s\.$/);
+  const seconds = (text: string | null) => {
+    const [, minutes, rest] = /(?:(\d+) min )?(\d+) s/.exec(text ?? '')!;
+    return Number(minutes ?? 0) * 60 + Number(rest);
+  };
+  const first = seconds(await timer.textContent());
+  const stated = Number(/Wait (\d+) minute/.exec((await alert.textContent()) ?? '')![1]);
+  expect(first).toBeGreaterThan(0);
+  expect(first).toBeLessThanOrEqual(stated * 60);
+  // It counts down: a later reading is smaller.
+  await expect.poll(async () => seconds(await timer.textContent()), { timeout: 15_000 }).toBeLessThan(first);
+  await expectAxeClean(page);
+  await saveScreenshot(page, testInfo, 'sign-in-countdown');
 });
