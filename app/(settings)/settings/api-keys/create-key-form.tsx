@@ -72,7 +72,20 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, 
           </button>
         </div>
       </form>
-      {state.created && <NewKeyDialog key={state.created.id} created={state.created} apiUrl={apiUrl} />}
+      {state.created && (
+        <>
+          <NewKeyDialog key={state.created.id} created={state.created} apiUrl={apiUrl} csrf={{ field: csrfField, token: csrfToken }} />
+          <NewRowHighlight id={state.created.id} />
+        </>
+      )}
     </>
   );
+}
+
+/**
+ * Marks the new key's row in the list (a server-rendered table this form cannot reach) until the form
+ * is used again. The id is a UUID from the server, so it is safe inside the selector.
+ */
+function NewRowHighlight({ id }: { id: string }) {
+  return <style>{`.key-table tr[data-key-id="${id}"] { background: var(--new-row-bg); }`}</style>;
 }

@@ -1,0 +1,71 @@
+// The API keys page where the walk-through found it wanting: "Discard" on a new key revokes it (and
+// the dialog says so), a copied key closes without asking, and the new row stands out. Axe checks each
+// new state.
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
+
+async function createKey(page: Page, name: string): Promise<string> {
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('checkbox', { name: 'ads:read' }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  return page.getByRole('dialog', { name: `Your new key “${name}”` }).getByLabel('API key').inputValue();
+}
+
+async function keyNamed(name: string): Promise<{ id: string; revoked_at: Date | null; revoked_by_id: string | null }> {
+  const [key] = await query<{ id: string; revoked_at: Date | null; revoked_by_id: string | null }>('SELECT id, revoked_at, revoked_by_id FROM api_keys WHERE name = $1', [name]);
+  return key!;
+}
+
+for (const width of [390, 1280] as const) {
+  test(`at ${width} px, discarding a new key revokes it, says so first, and records it as a revocation`, async ({ page, request }, testInfo) => {
+    const admin = await userOrg(ADMIN.email);
+    const name = `Discarded at ${width}`;
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, ADMIN.email);
+    const key = await createKey(page, name);
+    const dialog = page.getByRole('dialog', { name: `Your new key “${name}”` });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    const ask = dialog.getByRole('group', { name: 'Discard the key?' });
+    await expect(ask).toHaveAccessibleDescription(
+      'Discarding revokes the key at once: nothing can use it, and it cannot be shown again. If you have stored it, go back and choose “I have stored the key”.',
+    );
+    await expectAxeClean(page);
+    await saveScreenshot(page, testInfo, `discard-key-${width}`);
+
+    await ask.getByRole('button', { name: 'Discard and revoke' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const stored = await keyNamed(name);
+    expect(stored.revoked_at).not.toBeNull();
+    expect(stored.revoked_by_id).toBe(admin.userId);
+    expect(await query("SELECT 1 FROM audit_events WHERE action = 'api_key.revoked' AND target_id = $1 AND actor_id = $2", [stored.id, admin.userId])).toHaveLength(1);
+    // Focus lands on the row's status, which says so; the key is refused from now on.
+    const status = page.locator(`#key-status-${stored.id}`);
+    await expect(status).toContainText('Revoked');
+    await expect(status).toBeFocused();
+    expect((await request.get('/api/v1/me', { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
+    await expectAxeClean(page);
+  });
+}
+
+test('after Copy, Esc closes at once and the key stays active; the new row is marked and focused', async ({ page, context, request }, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, ADMIN.email);
+  const key = await createKey(page, 'Copied then closed');
+  const dialog = page.getByRole('dialog', { name: 'Your new key “Copied then closed”' });
+  await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Key copied to the clipboard.');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const stored = await keyNamed('Copied then closed');
+  expect(stored.revoked_at).toBeNull();
+  expect((await request.get('/api/v1/me', { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(200);
+
+  const row = page.locator(`tr[data-key-id="${stored.id}"]`);
+  await expect(page.locator(`#key-${stored.id}`)).toBeFocused();
+  const marked = await row.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const other = await page.locator(`tr[data-key-id]:not([data-key-id="${stored.id}"])`).first().evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(marked).not.toBe(other);
+  expect(marked).not.toBe('rgba(0, 0, 0, 0)');
+  await expectAxeClean(page);
+  await saveScreenshot(page, testInfo, 'new-key-row');
+});
