@@ -1,6 +1,6 @@
 // The API keys page where the walk-through found it wanting: "Discard" on a new key revokes it (and
-// the dialog says so), a copied key closes without asking, and the new row stands out. Axe checks each
-// new state.
+// the dialog says so), a copied key closes without asking, the new row stands out, a field's message
+// goes once the field is changed, and a long name is not cut silently. Axe checks each new state.
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
@@ -68,4 +68,39 @@ test('after Copy, Esc closes at once and the key stays active; the new row is ma
   expect(marked).not.toBe('rgba(0, 0, 0, 0)');
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'new-key-row');
+});
+
+test('a field’s message goes as soon as the field is changed; the next answer brings the current ones', async ({ page }) => {
+  await signIn(page, ADMIN.email);
+  await page.getByLabel('Name', { exact: true }).fill('Scopes later');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const scopesError = page.locator('#key-scopes-error');
+  await expect(scopesError).toHaveText('Choose at least one scope.');
+  await expect(page.getByRole('group', { name: 'Scopes' })).toHaveAccessibleDescription(/Choose at least one scope\.$/);
+  await page.getByRole('checkbox', { name: 'web:read' }).check();
+  await expect(scopesError).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Scopes' })).toHaveAccessibleDescription('');
+  await expectAxeClean(page);
+
+  // Unticked again and sent: the message is back, from the server.
+  await page.getByRole('checkbox', { name: 'web:read' }).uncheck();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(scopesError).toHaveText('Choose at least one scope.');
+});
+
+test('a name over the limit is kept whole and refused with a message, not cut short', async ({ page }) => {
+  await signIn(page, ADMIN.email);
+  const field = page.getByLabel('Name', { exact: true });
+  await expect(page.locator('#key-name-hint')).toContainText('At most 100 characters.');
+  const long = `Pasted-name-${'y'.repeat(120)}`;
+  await field.fill(long);
+  await expect(field).toHaveValue(long);
+  await page.getByRole('checkbox', { name: 'ads:read' }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.locator('#key-name-error')).toHaveText('At most 100 characters.');
+  await expect(field).toHaveValue(long);
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expectAxeClean(page);
+  expect(await query('SELECT 1 FROM api_keys WHERE name LIKE $1', ['Pasted-name-%'])).toEqual([]);
 });

@@ -1,6 +1,6 @@
 'use client';
-import { useActionState, useEffect, useRef } from 'react';
-import type { KeyFormErrors } from '@/lib/settings/key-form';
+import { useActionState, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { KeyFormErrors, KeyFormField } from '@/lib/settings/key-form';
 import { createKeyAction, type CreateKeyState } from './actions';
 import { useKeyFormDraft } from './key-form-draft';
 import { ClientPicker, ExpiryField, NameField, ScopePicker, type ExpiryOptions, type ScopeOption } from './key-form-fields';
@@ -36,13 +36,39 @@ function useFirstErrorFocus(state: CreateKeyState) {
   return form;
 }
 
+/** Which field's message each input belongs to. */
+const FIELD_OF_INPUT: Record<string, KeyFormField> = {
+  name: 'name',
+  scopes: 'scopes',
+  clientAccess: 'clients',
+  clients: 'clients',
+  expiry: 'expiresOn',
+  expiresOn: 'expiresOn',
+};
+
+/**
+ * The messages of the last answer, less those of the fields changed since: a message about a value
+ * no longer on screen ("Choose at least one scope" under ticked scopes) would mislead. A new answer
+ * brings every message back.
+ */
+function useCurrentErrors(state: CreateKeyState): [KeyFormErrors, (event: FormEvent<HTMLFormElement>) => void] {
+  const [changed, setChanged] = useState<{ answer: CreateKeyState; fields: KeyFormField[] }>({ answer: state, fields: [] });
+  const fields = changed.answer === state ? changed.fields : [];
+  const errors = Object.fromEntries(Object.entries(state.errors ?? {}).filter(([field]) => !(fields as string[]).includes(field))) as KeyFormErrors;
+  function onChange(event: FormEvent<HTMLFormElement>) {
+    const field = FIELD_OF_INPUT[(event.target as HTMLInputElement).name];
+    if (field && !fields.includes(field)) setChanged({ answer: state, fields: [...fields, field] });
+  }
+  return [errors, onChange];
+}
+
 const INITIAL_STATE: CreateKeyState = {};
 
 export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, expiry, apiUrl }: Props) {
   const [state, formAction, pending] = useActionState<CreateKeyState, FormData>(createKeyAction, INITIAL_STATE);
   const form = useFirstErrorFocus(state);
   const draft = useKeyFormDraft(state, INITIAL_STATE);
-  const errors = state.errors ?? {};
+  const [errors, onChange] = useCurrentErrors(state);
   const values = draft ?? state.values;
   return (
     <>
@@ -51,6 +77,7 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, 
         key={draft ? 'restored' : 'form'}
         ref={form}
         action={formAction}
+        onChange={onChange}
         className="stack"
         aria-describedby={errors.form ? 'key-form-error' : undefined}
       >
