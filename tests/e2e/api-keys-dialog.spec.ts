@@ -1,6 +1,7 @@
 // The API keys page where the walk-through found it wanting: "Discard" on a new key revokes it (and
 // the dialog says so), a copied key closes without asking, the new row stands out, a field's message
-// goes once the field is changed, and a long name is not cut silently. Axe checks each new state.
+// goes once the field is changed, a long name is not cut silently, and a revocation shows that it is
+// under way. Axe checks each new state.
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
@@ -103,4 +104,30 @@ test('a name over the limit is kept whole and refused with a message, not cut sh
   await expect(field).toHaveAttribute('aria-invalid', 'true');
   await expectAxeClean(page);
   expect(await query('SELECT 1 FROM api_keys WHERE name LIKE $1', ['Pasted-name-%'])).toEqual([]);
+});
+
+test('a revocation under way says so and cannot be sent twice', async ({ page }, testInfo) => {
+  await signIn(page, ADMIN.email);
+  await createKey(page, 'Slow revoke');
+  await page.getByRole('button', { name: 'I have stored the key' }).click();
+  const { id } = await keyNamed('Slow revoke');
+
+  // The revocation's post is held until the page has been looked at.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/settings/api-keys', async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Revoke Slow revoke' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke “Slow revoke”?' });
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  const busy = dialog.getByRole('button', { name: 'Revoking…' });
+  await expect(busy).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  await expectAxeClean(page);
+  await saveScreenshot(page, testInfo, 'revoke-in-flight');
+  release();
+  await expect(page.locator(`#key-status-${id}`)).toContainText('Revoked');
+  await expect(page.locator(`#key-status-${id}`)).toBeFocused();
 });
