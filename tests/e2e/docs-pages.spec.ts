@@ -1,7 +1,9 @@
 // The public pages a newcomer reads, where the walk-through found them wanting: the API reference says
 // how to get a key and links to the keys page; at 390 px it never scrolls sideways, operations open or
-// not.
+// not; the error codes page has the site's header, keeps code as code, shows an example problem body
+// for every code and explains its terms.
 import { expect, test, type Page } from '@playwright/test';
+import { ERROR_CODE_NAMES } from '../../lib/contract/errors';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, saveScreenshot } from './support/app';
 
 async function rendered(page: Page): Promise<void> {
@@ -52,3 +54,29 @@ test('at 390 px the API reference never scrolls sideways, through every operatio
     expect(await pageWidth(page), `page width ${step + 1} screens further`).toBeLessThanOrEqual(390);
   }
 });
+
+for (const width of [390, 1280] as const) {
+  test(`error codes at ${width} px: the site's header, code as code, an example per code, plain words; axe-clean`, async ({ page, baseURL }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/docs/errors');
+    const site = page.getByRole('navigation', { name: 'Site' });
+    await expect(site.getByRole('link', { name: 'Metrics API' })).toHaveAttribute('href', '/');
+    await expect(site.getByRole('link', { name: 'API reference' })).toBeVisible();
+    await expect(site.getByRole('link', { name: 'Error codes' })).toHaveAttribute('aria-current', 'page');
+    for (const code of ERROR_CODE_NAMES) {
+      const section = page.locator(`section#${code}`);
+      const example = JSON.parse((await section.getByRole('figure', { name: 'Example' }).locator('pre').textContent())!) as { type: string; code: string; status: number };
+      expect(example).toMatchObject({ type: `${baseURL}/docs/errors#${code}`, code });
+    }
+    // Backticks in the registry's wording are code on the page, not stripped.
+    await expect(page.locator('section#validation_failed p code', { hasText: 'errors[]' })).toBeVisible();
+    await expect(page.locator('section#rate_limited p code', { hasText: 'Retry-After' })).toBeVisible();
+    // Terms a customer would not know are explained in plain words.
+    const main = page.getByRole('main');
+    await expect(main).toContainText('the standard format for HTTP API errors');
+    await expect(main).toContainText('an invisible control character, such as a tab or a line break');
+    expect(await pageWidth(page)).toBeLessThanOrEqual(width);
+    await expectAxeClean(page);
+    await saveScreenshot(page, testInfo, `errors-${width}`, { fullPage: true });
+  });
+}
