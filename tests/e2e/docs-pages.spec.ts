@@ -1,7 +1,8 @@
 // The public pages a newcomer reads, where the walk-through found them wanting: the API reference says
 // how to get a key and links to the keys page; at 390 px it never scrolls sideways, operations open or
 // not; the error codes page has the site's header, keeps code as code, shows an example problem body
-// for every code and explains its terms.
+// for every code and explains its terms; the 404 page is the site's own, with a way home. Axe checks
+// each page.
 import { expect, test, type Page } from '@playwright/test';
 import { ERROR_CODE_NAMES } from '../../lib/contract/errors';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, saveScreenshot } from './support/app';
@@ -78,5 +79,22 @@ for (const width of [390, 1280] as const) {
     expect(await pageWidth(page)).toBeLessThanOrEqual(width);
     await expectAxeClean(page);
     await saveScreenshot(page, testInfo, `errors-${width}`, { fullPage: true });
+  });
+}
+
+for (const width of [390, 1280] as const) {
+  test(`the 404 page at ${width} px is the site's own: 404, a heading, a way home; axe-clean`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width, height: 900 });
+    const response = await page.goto('/no-such-page');
+    expect(response!.status()).toBe(404);
+    await expect(page).toHaveTitle('Page not found · Metrics API');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+    await expect(page.getByRole('main').getByRole('link', { name: 'Go to the front page' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Sign in' })).toBeVisible();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(width);
+    await expectAxeClean(page);
+    await saveScreenshot(page, testInfo, `not-found-${width}`, { fullPage: true });
+    await page.getByRole('main').getByRole('link', { name: 'Go to the front page' }).click();
+    await expect(page).toHaveURL(/\/$/);
   });
 }
