@@ -3,6 +3,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { mcpUrl } from '@/lib/app-url';
+import { hasSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
 import { SiteHeader } from './site-header';
 import './(settings)/settings.css';
 
@@ -19,7 +20,8 @@ const DATA = [
   { name: 'Store', what: 'sales, orders, customers and returns by product, channel and country' },
 ];
 
-export default function Home() {
+export default async function Home() {
+  const signedIn = await hasSessionCookie();
   return (
     <div className="shell">
       <SiteHeader />
@@ -33,7 +35,11 @@ export default function Home() {
           </p>
           <div className="home-actions">
             <Link className="button primary" href="/docs/api" prefetch={false}>API reference</Link>
-            <Link className="button" href="/login">Sign in to manage keys</Link>
+            {signedIn ? (
+              <Link className="button" href={SETTINGS_HOME}>Go to settings</Link>
+            ) : (
+              <Link className="button" href="/login">Sign in to manage keys</Link>
+            )}
           </div>
         </section>
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import Link from 'next/link';
 import { signOutAction } from '@/app/login/actions';
 import { CSRF_FIELD, currentSession } from '@/lib/session/current';
 import { SettingsNav } from './settings-nav';
@@ -15,7 +16,7 @@ export default async function SettingsLayout({ children }: { children: ReactNode
   return (
     <div className="shell">
       <header className="topbar">
-        <span className="brand">Metrics API</span>
+        <Link href="/" className="brand">Metrics API</Link>
         <span className="org">{session.membership?.orgName ?? 'No organisation'}</span>
         <div className="account">
           <span className="who" title={session.user.email}>{session.user.name}</span>

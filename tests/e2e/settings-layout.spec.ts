@@ -1,7 +1,8 @@
 // The settings pages' frame where the walk-through found it wanting: at 768 px the key list is one card
 // per key with every Revoke button in view (the table was 888 px wide in a 434 px box); at 390 px a
-// short page has no blank band under the navigation; focus rings on fields and option cards are solid,
-// at least 3:1 against the page.
+// short page has no blank band under the navigation; every settings page links home and to the docs,
+// and the public pages offer a signed-in person their settings rather than a sign-in; focus rings on
+// fields and option cards are solid, at least 3:1 against the page.
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, expectAxeClean, saveScreenshot, signIn } from './support/app';
 
@@ -63,6 +64,29 @@ test('at 390 px a short settings page has no blank band under the navigation', a
     await expectAxeClean(page);
     await saveScreenshot(page, testInfo, `settings-short-390${path.replaceAll('/', '-')}`);
   }
+});
+
+test('settings pages link home and to the docs; the public pages offer a signed-in person their settings', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+
+  await signIn(page, ADMIN.email);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Metrics API' })).toHaveAttribute('href', '/');
+  const nav = page.getByRole('navigation', { name: 'Settings' });
+  for (const [name, href] of [['API reference', '/docs/api'], ['Connect a client', '/#connect'], ['Error codes', '/docs/errors']]) {
+    await expect(nav.getByRole('link', { name: name! })).toHaveAttribute('href', href!);
+  }
+  await nav.getByRole('link', { name: 'Error codes' }).click();
+  await expect(page).toHaveURL(/\/docs\/errors$/);
+  for (const path of ['/', '/docs/errors']) {
+    await page.goto(path);
+    const site = page.getByRole('navigation', { name: 'Site' });
+    await expect(site.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings/api-keys');
+    await expect(site.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  }
+  await page.goto('/');
+  await page.getByRole('main').getByRole('link', { name: 'Go to settings' }).click();
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
 });
 
 test('focus rings on fields and option cards are solid and at least 3:1 against the page', async ({ page }, testInfo) => {
