@@ -2,7 +2,8 @@
 // header, cards and buttons) and the front-page rules in globals.css.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { mcpUrl } from '@/lib/app-url';
+import { hasSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
+import { ConnectSection } from './connect-section';
 import { SiteHeader } from './site-header';
 import './(settings)/settings.css';
 
@@ -19,7 +20,8 @@ const DATA = [
   { name: 'Store', what: 'sales, orders, customers and returns by product, channel and country' },
 ];
 
-export default function Home() {
+export default async function Home() {
+  const signedIn = await hasSessionCookie();
   return (
     <div className="shell">
       <SiteHeader />
@@ -33,7 +35,12 @@ export default function Home() {
           </p>
           <div className="home-actions">
             <Link className="button primary" href="/docs/api" prefetch={false}>API reference</Link>
-            <Link className="button" href="/login">Sign in to manage keys</Link>
+            <a className="button" href="#connect">Connect your client</a>
+            {signedIn ? (
+              <Link className="button" href={SETTINGS_HOME}>Go to settings</Link>
+            ) : (
+              <Link className="button" href="/login">Sign in to manage keys</Link>
+            )}
           </div>
         </section>
 
@@ -60,11 +67,14 @@ export default function Home() {
               Claude, ChatGPT, VS Code, Cursor and other MCP clients connect to this address and sign in with OAuth: you
               approve them with your dashboard account. A client that cannot sign in can send an API key instead.
             </p>
-            <p className="home-label" id="mcp-url-label">MCP server URL</p>
-            <code className="home-url" aria-labelledby="mcp-url-label">{mcpUrl()}</code>
-            <p className="hint">Approved apps are listed, and can be disconnected, under Settings → Connected apps.</p>
+            <ul className="home-links">
+              <li><a href="#connect">Connect your client</a> <span className="muted">what to paste into Claude, ChatGPT, Cursor, VS Code and others</span></li>
+              <li><a href="/llms.txt">llms.txt</a> <span className="muted">the API and the MCP server described for an AI agent</span></li>
+            </ul>
           </section>
         </div>
+
+        <ConnectSection />
 
         <section className="card" aria-labelledby="data-title">
           <h2 id="data-title">What you can read</h2>

@@ -1,5 +1,7 @@
-// The header of the public pages (the front page and the API reference), in the settings pages' style.
+// The header of the public pages (the front page, the API reference, the error codes, the 404 page),
+// in the settings pages' style. A browser with a session cookie is offered its settings, not a sign-in.
 import Link from 'next/link';
+import { hasSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
 
 // The reference's renderer is a few megabytes of script: fetched when the link is used or hovered, not
 // prefetched by every page that shows the link.
@@ -13,8 +15,9 @@ const LINKS = [
  * shows a <header> of its own on narrow screens and a page has one banner; the links stay in the
  * "Site" navigation landmark either way.
  */
-export function SiteHeader({ current, banner = true }: { current?: (typeof LINKS)[number]['href']; banner?: boolean }) {
+export async function SiteHeader({ current, banner = true }: { current?: (typeof LINKS)[number]['href']; banner?: boolean }) {
   const Wrapper = banner ? 'header' : 'div';
+  const signedIn = await hasSessionCookie();
   return (
     <Wrapper className="topbar site-header">
       <nav aria-label="Site" className="site-nav">
@@ -34,7 +37,11 @@ export function SiteHeader({ current, banner = true }: { current?: (typeof LINKS
             </li>
           ))}
           <li>
-            <Link href="/login" className="button primary site-sign-in">Sign in</Link>
+            {signedIn ? (
+              <Link href={SETTINGS_HOME} className="button primary site-sign-in">Settings</Link>
+            ) : (
+              <Link href="/login" className="button primary site-sign-in">Sign in</Link>
+            )}
           </li>
         </ul>
       </nav>

@@ -1,15 +1,22 @@
 import type { ReactNode } from 'react';
+import Link from 'next/link';
 import { signOutAction } from '@/app/login/actions';
-import { CSRF_FIELD, requireSession } from '@/lib/session/current';
+import { CSRF_FIELD, currentSession } from '@/lib/session/current';
 import { SettingsNav } from './settings-nav';
 import './settings.css';
 
+/**
+ * The settings pages' frame. Without a session it renders nothing of its own: each page guards itself
+ * with requireSession(its path), which sends the visitor to sign in and back to that very page (a
+ * layout is not told which page it wraps).
+ */
 export default async function SettingsLayout({ children }: { children: ReactNode }) {
-  const session = await requireSession();
+  const session = await currentSession();
+  if (!session) return children;
   return (
     <div className="shell">
       <header className="topbar">
-        <span className="brand">Metrics API</span>
+        <Link href="/" className="brand">Metrics API</Link>
         <span className="org">{session.membership?.orgName ?? 'No organisation'}</span>
         <div className="account">
           <span className="who" title={session.user.email}>{session.user.name}</span>

@@ -40,10 +40,20 @@ export function RevokeButton({ id, idField, label, title, children, confirmLabel
           <FocusWhenDone dialog={dialog} resultId={resultId} />
           <input type="hidden" name={csrfField} value={csrfToken} />
           <input type="hidden" name={idField} value={id} />
-          <button type="button" className="button" onClick={() => dialog.current?.close()}>Cancel</button>
-          <button type="submit" className="button danger">{confirmLabel}</button>
+          <ConfirmButtons label={confirmLabel} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>
+    </>
+  );
+}
+
+/** Cancel and the confirmation; while the revocation is under way, both are disabled and the confirmation says so. */
+function ConfirmButtons({ label, onCancel }: { label: string; onCancel: () => void }) {
+  const { pending } = useFormStatus();
+  return (
+    <>
+      <button type="button" className="button" onClick={onCancel} disabled={pending}>Cancel</button>
+      <button type="submit" className="button danger" disabled={pending}>{pending ? 'Revoking…' : label}</button>
     </>
   );
 }

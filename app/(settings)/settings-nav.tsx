@@ -8,6 +8,13 @@ const SECTIONS = [
   { href: '/settings/connected-apps', label: 'Connected apps' },
 ] as const;
 
+/** The public pages a person managing keys and apps turns to. The reference is a few megabytes of script: fetched when used, not prefetched. */
+const HELP = [
+  { href: '/docs/api', label: 'API reference', prefetch: false },
+  { href: '/#connect', label: 'Connect a client', prefetch: undefined },
+  { href: '/docs/errors', label: 'Error codes', prefetch: undefined },
+] as const;
+
 export function SettingsNav() {
   const pathname = usePathname();
   return (
@@ -19,6 +26,14 @@ export function SettingsNav() {
             <Link href={section.href} aria-current={pathname.startsWith(section.href) ? 'page' : undefined}>
               {section.label}
             </Link>
+          </li>
+        ))}
+      </ul>
+      <p className="nav-title">Help</p>
+      <ul className="nav-help">
+        {HELP.map((link) => (
+          <li key={link.href}>
+            <Link href={link.href} prefetch={link.prefetch}>{link.label}</Link>
           </li>
         ))}
       </ul>

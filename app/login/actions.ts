@@ -13,6 +13,8 @@ export interface SignInState {
   email: string;
   error?: string;
   fieldErrors?: SignInFieldErrors;
+  /** Throttled: the seconds until a sign-in is let through again, for the page's countdown. */
+  retryAfter?: number;
 }
 
 export async function signInAction(_previous: SignInState, formData: FormData): Promise<SignInState> {
@@ -26,9 +28,15 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
   if (result.kind === 'malformed') return { email, fieldErrors: result.fieldErrors };
   if (result.kind === 'throttled') {
     const minutes = Math.ceil(result.retryAfterSeconds / 60);
-    return { email, error: `Too many failed sign-in attempts from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.` };
+    return {
+      email,
+      error: `Too many failed sign-in attempts from your network. Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+      retryAfter: result.retryAfterSeconds,
+    };
   }
   if (result.kind === 'invalid') return { email, error: 'That email and password do not match an account.' };
+  // Signing in as someone else ends the session this browser had: one person per browser at a time.
+  await endSession();
   await setSessionCookie(result.token, result.expiresAt);
   redirect(safeReturnTo(formData.get(RETURN_TO_FIELD)) ?? SETTINGS_HOME);
 }

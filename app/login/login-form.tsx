@@ -1,5 +1,5 @@
 'use client';
-import { useActionState } from 'react';
+import { useActionState, useEffect, useState } from 'react';
 import { RETURN_TO_FIELD } from '@/lib/session/return-to';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '@/lib/session/credential-caps';
 import { signInAction, type SignInState } from './actions';
@@ -15,6 +15,7 @@ export function LoginForm({ returnTo }: { returnTo: string | null }) {
           {state.error}
         </p>
       )}
+      {state.retryAfter !== undefined && <Countdown key={state.retryAfter} seconds={state.retryAfter} />}
       <div className="field">
         <label htmlFor="email">Email</label>
         <input
@@ -48,5 +49,35 @@ export function LoginForm({ returnTo }: { returnTo: string | null }) {
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
+  );
+}
+
+/** "14 min 05 s": read out as a duration, where "14:05" would be read as a time of day. */
+function duration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return minutes > 0 ? `${minutes} min ${rest} s` : `${seconds % 60} s`;
+}
+
+/**
+ * The time left before the throttle lets a sign-in through, counting down each second. A timer
+ * (role="timer") is not read out on every change; the alert above said how long to wait.
+ */
+function Countdown({ seconds }: { seconds: number }) {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    // From the clock, not by counting ticks: a background tab's timers are slowed down.
+    const end = Date.now() + seconds * 1000;
+    const timer = setInterval(() => {
+      const now = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      setLeft(now);
+      if (now === 0) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [seconds]);
+  return (
+    <p className="hint" role="timer">
+      {left > 0 ? `You can try again in ${duration(left)}.` : 'You can try again now.'}
+    </p>
   );
 }

@@ -128,7 +128,7 @@ export type QuerySchema = z.ZodObject<z.ZodRawShape>;
 export const QUERY_RULES = [
   'Unknown and repeated parameters are refused (a typo such as `form=` would otherwise silently answer a different question).',
   `Dates are \`YYYY-MM-DD\` calendar days that exist, ${DATE_WINDOW_RULE}; \`from\` must not be after \`to\`, and a range covers at most ${MAX_RANGE_DAYS} days counting both ends.`,
-  'No value may contain a control character (U+0000 to U+001F, tabs and line breaks included, U+007F to U+009F) or a lone surrogate; every text and id parameter has a maximum length, stated with the parameter.',
+  'No value may contain an invisible control character, such as a tab or a line break (U+0000 to U+001F and U+007F to U+009F), or half of a character pair (a lone surrogate); every text and id parameter has a maximum length, stated with the parameter.',
 ];
 
 /**

@@ -23,10 +23,15 @@ export const SCOPE_WORDS: Record<OAuthScope, string> = {
 export interface ConsentOrganisation {
   orgId: string;
   orgName: string;
+  /**
+   * The clients the user can see there, and so the app with them: null for an admin (every client,
+   * those added later included), else the member's own list (possibly empty).
+   */
+  clients: string[] | null;
 }
 
-export interface ConsentRequest {
-  uid: string;
+/** The app asking, as the sign-in page and the consent screen name it. */
+export interface ConsentApp {
   clientId: string;
   clientName: string;
   /** The host that vouches for the app: its metadata document's, else its redirect's. */
@@ -34,6 +39,10 @@ export interface ConsentRequest {
   /** True when the code goes to a loopback address or an app scheme on this device. */
   staysOnDevice: boolean;
   scopes: OAuthScope[];
+}
+
+export interface ConsentRequest extends ConsentApp {
+  uid: string;
   organisations: ConsentOrganisation[];
 }
 
@@ -51,14 +60,21 @@ function hostOf(uri: string): string {
 export async function userOrganisations(userId: string): Promise<ConsentOrganisation[]> {
   const rows = await prisma().membership.findMany({
     where: { userId },
-    include: { org: { select: { name: true } } },
+    include: {
+      org: { select: { name: true } },
+      clientAccess: { select: { client: { select: { name: true } } }, orderBy: { client: { name: 'asc' } } },
+    },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  return rows.map((row) => ({ orgId: row.orgId, orgName: row.org.name }));
+  return rows.map((row) => ({
+    orgId: row.orgId,
+    orgName: row.org.name,
+    clients: row.role === 'admin' ? null : row.clientAccess.map(({ client }) => client.name),
+  }));
 }
 
-/** What the consent screen shows, or null when the request has expired or is unknown. */
-export async function consentRequest(uid: string, userId: string): Promise<ConsentRequest | null> {
+/** The app of an authorization under way, or null when the request has expired, was answered or is unknown. */
+export async function consentApp(uid: string): Promise<ConsentApp | null> {
   const provider = oauthProvider();
   const interaction = await provider.Interaction.find(uid);
   if (!interaction || interaction.result) return null;
@@ -68,15 +84,19 @@ export async function consentRequest(uid: string, userId: string): Promise<Conse
   const redirectUri = String(interaction.params.redirect_uri ?? '');
   const metadataUrl = URL.parse(clientId)?.protocol === 'https:' ? clientId : null;
   return {
-    uid,
     clientId,
     // A client registered before names were checked may still carry text-direction controls.
     clientName: displayName(client.clientName ?? 'An unnamed app'),
     clientHost: hostOf(metadataUrl ?? redirectUri),
     staysOnDevice: staysOnDevice(redirectUri),
     scopes: requestedScopes(interaction),
-    organisations: await userOrganisations(userId),
   };
+}
+
+/** What the consent screen shows, or null when the request has expired or is unknown. */
+export async function consentRequest(uid: string, userId: string): Promise<ConsentRequest | null> {
+  const app = await consentApp(uid);
+  return app && { uid, ...app, organisations: await userOrganisations(userId) };
 }
 
 export type ConsentDecision = { approve: false } | { approve: true; orgId: string };

@@ -32,8 +32,13 @@ dashboard has already synced for one organisation. Nothing here calls a source p
 states how fresh the data is.
 
 ## Authentication
+**Getting a key:** an admin of your organisation creates one in the dashboard, under
+[Settings → API keys](/settings/api-keys), choosing its scopes and, if wanted, the clients it may read. The key
+is shown once, when it is created.
+
 Send the API key as \`Authorization: Bearer <key>\` on every request. A key is \`${KEY_PREFIX}\` followed by 43
-base64url characters (32 random bytes). It is shown once; only its SHA-256 is stored. A key found in the query
+letters, digits, \`-\` and \`_\` (32 random bytes, base64url). We store only a fingerprint of it (its SHA-256 hash),
+never the key, so it cannot be shown again. A key found in the query
 string, a cookie or the request body is refused with 401 even when a valid header is present too: treat such a
 key as leaked and revoke it. The API takes no request body: a body that cannot be checked for a key (any body on
 a GET, one over 64 KiB, or one not received within seconds) gets the same 401. Missing, malformed, unknown, revoked
@@ -62,7 +67,7 @@ Parameters are validated strictly; a query that breaks any of these rules is ref
 ${QUERY_RULES.map((rule) => `- ${rule}`).join('\n')}
 
 ## Responses
-Every JSON success is \`{ data, meta }\`. Every error is an RFC 9457 \`application/problem+json\` document whose
+Every JSON success is \`{ data, meta }\`. Every error is a problem document (\`application/problem+json\`, the standard format of RFC 9457) whose
 \`type\` links to the explanation of its \`code\`. Responses are \`Cache-Control: private, no-store\`; answers of 1 KiB or
 more are compressed for a client that accepts it (Brotli when it accepts Brotli, else gzip), smaller ones are sent as
 they are and marked \`no-transform\`. JSON successes
@@ -256,7 +261,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: `${KEY_PREFIX} followed by 43 base64url characters`,
-          description: `An API key in the \`Authorization\` header. Scopes: ${SCOPES.join(', ')}; each operation names the one it needs.`,
+          description: `An API key in the \`Authorization\` header, created by an organisation admin under [Settings → API keys](/settings/api-keys). Scopes: ${SCOPES.join(', ')}; each operation names the one it needs.`,
         },
       },
       schemas: { Problem: jsonSchema(problemSchema, 'output'), ...liftedSchemas },

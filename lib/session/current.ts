@@ -4,19 +4,21 @@
 // A refused action (another origin, no Origin, a missing or wrong CSRF token, a member calling an
 // admin action) is answered with forbidden(): 403 and the page of app/forbidden.tsx, nothing changed.
 // Next.js treats it as an expected outcome, like redirect(): not an error, so no 500 and nothing logged.
-// An expired session is sent to the sign-in page instead.
+// An ended session (expired, signed out elsewhere) is sent to the sign-in page instead, which says so
+// and comes back to the page afterwards.
 import { cookies, headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { appUrl } from '../app-url';
 import { isSameOriginRequest } from './origin';
+import { LOGIN_PATH, safeReturnTo, signInPathReturningTo } from './return-to';
 import { deleteSession, findSession, type Session, type SessionMembership } from './sessions';
 import { csrfTokenFor, isValidCsrfToken } from './tokens';
 
 export const SESSION_COOKIE = 'metrics_session';
 /** The hidden form field that carries the CSRF token. */
 export const CSRF_FIELD = 'csrf_token';
-export const LOGIN_PATH = '/login';
+export { LOGIN_PATH };
 /** Where a signed-in user lands. */
 export const SETTINGS_HOME = '/settings/api-keys';
 
@@ -33,10 +35,20 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   return session && { ...session, csrfToken: csrfTokenFor(token) };
 });
 
-/** For pages: the session, or a redirect to the sign-in page. */
-export async function requireSession(): Promise<CurrentSession> {
+/** Whether the browser holds a session cookie, live or not: enough to offer "Settings" rather than "Sign in", with no database read. */
+export async function hasSessionCookie(): Promise<boolean> {
+  return (await cookies()).has(SESSION_COOKIE);
+}
+
+/**
+ * For pages: the session, or a redirect to the sign-in page that comes back to `path`. A cookie
+ * without a live session means the session ended (expired, or signed out elsewhere): the sign-in page
+ * says so. The cookie lives as long as its session, so after a plain expiry there is no cookie and
+ * the page is just asked to sign in.
+ */
+export async function requireSession(path: string): Promise<CurrentSession> {
   const session = await currentSession();
-  if (!session) redirect(LOGIN_PATH);
+  if (!session) redirect(signInPathReturningTo(safeReturnTo(path), (await hasSessionCookie()) ? 'expired' : undefined));
   return session;
 }
 
@@ -63,25 +75,46 @@ export async function assertSameOrigin(): Promise<void> {
 }
 
 /**
- * What every state-changing server action runs first: same Origin, a live session (else to the
- * sign-in page) and the session's CSRF token in the form.
+ * Same Origin, then a live session and the session's CSRF token in the form; null when the session
+ * has ended (its form was on a page opened while it was live), for an action that keeps the form's
+ * input and says so rather than leaving the page.
  */
-export async function authorizeAction(formData: FormData): Promise<CurrentSession> {
+export async function actionSession(formData: FormData): Promise<CurrentSession | null> {
   await assertSameOrigin();
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const session = token ? await findSession(token) : null;
-  if (!token || !session) redirect(LOGIN_PATH);
+  if (!token || !session) return null;
   if (!isValidCsrfToken(token, formData.get(CSRF_FIELD))) forbidden();
   return { ...session, csrfToken: csrfTokenFor(token) };
+}
+
+/** actionSession, then the admin role: the server refuses members whatever the page showed them. */
+export async function adminActionSession(formData: FormData): Promise<(CurrentSession & { membership: SessionMembership }) | null> {
+  const session = await actionSession(formData);
+  if (session && !isAdmin(session)) forbidden();
+  return session;
+}
+
+/**
+ * The sign-in page for a form posted after its session ended: it says the session expired, and comes
+ * back to the page the form was on. That page is read from the Referer (sent to the same origin,
+ * whose Origin the action has checked) and kept only if it is a page a sign-in may return to.
+ */
+export async function signInAgainPath(): Promise<string> {
+  const referer = URL.parse((await headers()).get('referer') ?? '');
+  return signInPathReturningTo(safeReturnTo(referer?.pathname), 'expired');
+}
+
+/** What every state-changing server action runs first: actionSession, and the sign-in page when the session has ended. */
+export async function authorizeAction(formData: FormData): Promise<CurrentSession> {
+  return (await actionSession(formData)) ?? redirect(await signInAgainPath());
 }
 
 export function isAdmin(session: Session): session is Session & { membership: SessionMembership & { role: 'admin' } } {
   return session.membership?.role === 'admin';
 }
 
-/** authorizeAction, then the admin role: the server refuses members whatever the page showed them. */
+/** authorizeAction, then the admin role. */
 export async function authorizeAdminAction(formData: FormData): Promise<CurrentSession & { membership: SessionMembership }> {
-  const session = await authorizeAction(formData);
-  if (!isAdmin(session)) forbidden();
-  return session;
+  return (await adminActionSession(formData)) ?? redirect(await signInAgainPath());
 }

@@ -40,8 +40,9 @@ test('the demo admin signs in with a locked-down session cookie and signs out ag
   await expect(page).toHaveURL(/\/login$/);
   expect((await context.cookies()).filter((c) => c.name === 'metrics_session')).toHaveLength(0);
   expect(await query('SELECT 1 FROM dashboard_sessions WHERE token_hash = $1', [tokenHash])).toHaveLength(0);
+  // Signed out: the settings ask for a sign-in that comes back to them, without saying a session expired.
   await page.goto('/settings/api-keys');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsettings%2Fapi-keys$/);
 });
 
 test('the demo member signs in', async ({ page }) => {

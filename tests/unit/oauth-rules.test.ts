@@ -2,7 +2,7 @@
 // sign-in may return to. (The addresses a metadata document may be fetched from: oauth-metadata-fetch.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { normaliseClientMetadata, redirectKind, staysOnDevice } from '@/lib/oauth/request-rules';
-import { safeReturnTo } from '@/lib/session/return-to';
+import { consentUidOf, safeReturnTo, signInPathReturningTo, signInReasonOf } from '@/lib/session/return-to';
 
 describe('redirectKind', () => {
   it.each([
@@ -68,10 +68,39 @@ describe('normaliseClientMetadata', () => {
 });
 
 describe('safeReturnTo', () => {
-  it('returns only to a consent screen of this app', () => {
-    expect(safeReturnTo('/consent/abc_DEF-123')).toBe('/consent/abc_DEF-123');
-    for (const value of ['//evil.example/consent/x', 'https://evil.example/consent/x', '/consent/x/../../settings', '/settings/api-keys', '/consent/', '/\\evil.example', null, undefined, ['/consent/x']]) {
-      expect(safeReturnTo(value)).toBeNull();
+  it('returns only to a consent screen or a settings page of this app', () => {
+    for (const path of ['/consent/abc_DEF-123', '/settings/api-keys', '/settings/connected-apps', '/settings']) expect(safeReturnTo(path)).toBe(path);
+    for (const value of [
+      '//evil.example/consent/x',
+      'https://evil.example/consent/x',
+      '/consent/x/../../settings',
+      '/consent/',
+      '/\\evil.example',
+      '//settings/api-keys',
+      '/settings/../login',
+      '/settings/api-keys?q=1',
+      '/settings/api-keys#x',
+      '/settingsx',
+      '/settings/API-KEYS',
+      '/login',
+      null,
+      undefined,
+      ['/consent/x'],
+    ]) {
+      expect(safeReturnTo(value), String(value)).toBeNull();
     }
+  });
+
+  it('builds the sign-in address with the page to return to and why, and reads them back', () => {
+    expect(signInPathReturningTo('/consent/abc')).toBe('/login?next=%2Fconsent%2Fabc');
+    expect(signInPathReturningTo('/settings/api-keys', 'expired')).toBe('/login?next=%2Fsettings%2Fapi-keys&reason=expired');
+    expect(signInPathReturningTo(null, 'expired')).toBe('/login?reason=expired');
+    expect(signInPathReturningTo(null)).toBe('/login');
+    expect(consentUidOf('/consent/abc_DEF-123')).toBe('abc_DEF-123');
+    expect(consentUidOf('/settings/api-keys')).toBeNull();
+    expect(consentUidOf(null)).toBeNull();
+    expect(signInReasonOf('expired')).toBe('expired');
+    expect(signInReasonOf('switch')).toBe('switch');
+    for (const value of ['other', '', undefined, ['expired']]) expect(signInReasonOf(value)).toBeNull();
   });
 });

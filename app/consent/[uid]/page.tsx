@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { consentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
+import Link from 'next/link';
+import { consentRequest, SCOPE_WORDS, type ConsentOrganisation } from '@/lib/oauth/consent';
 import { CSRF_FIELD, currentSession } from '@/lib/session/current';
 import { signInPathReturningTo } from '@/lib/session/return-to';
 import '../../(settings)/settings.css';
@@ -10,7 +11,8 @@ export const metadata: Metadata = { title: 'Allow access · Metrics API' };
 export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
   const session = await currentSession();
-  if (!session) redirect(signInPathReturningTo(`/consent/${uid}`));
+  const here = `/consent/${uid}`;
+  if (!session) redirect(signInPathReturningTo(here));
   const request = await consentRequest(uid, session.user.id);
   if (!request || request.organisations.length === 0) {
     return (
@@ -34,8 +36,10 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           Allow <strong>{request.clientName}</strong> to read your data?
         </h1>
         <p className="muted">
-          The app identifies itself as <strong>{request.clientName}</strong> from <strong>{request.clientHost}</strong>. Signed in as{' '}
-          {session.user.email}.
+          The app identifies itself as <strong>{request.clientName}</strong> from <strong>{request.clientHost}</strong>.
+        </p>
+        <p className="hint consent-account">
+          Signed in as {session.user.email}. <Link href={signInPathReturningTo(here, 'switch')}>Not you? Use another account</Link>
         </p>
         <form method="post" action={`/consent/${uid}/decision`} className="stack">
           <input type="hidden" name={CSRF_FIELD} value={session.csrfToken} />
@@ -47,6 +51,12 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
               ))}
               <li>Nothing else: it cannot change anything, and it sees only the clients you can see.</li>
             </ul>
+          </div>
+          <div className="field">
+            <h2 className="consent-heading">Clients it will see</h2>
+            {request.organisations.map((org) => (
+              <ClientReach key={org.orgId} org={org} named={request.organisations.length > 1} />
+            ))}
           </div>
           {request.organisations.length > 1 ? (
             <div className="field">
@@ -82,5 +92,31 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         </form>
       </div>
     </main>
+  );
+}
+
+/**
+ * The clients the app will read in one organisation: those the user can see there, as long as they
+ * can (the app's reach follows the user's). `named`: several organisations are offered, so each list
+ * says whose it is.
+ */
+function ClientReach({ org, named }: { org: ConsentOrganisation; named: boolean }) {
+  const whose = named ? <strong>{org.orgName}: </strong> : null;
+  if (org.clients === null) {
+    return <p className="hint">{whose}Every client of {org.orgName}, including clients added later: you are an admin there.</p>;
+  }
+  if (org.clients.length === 0) {
+    return <p className="hint">{whose}None yet: no client of {org.orgName} is shared with you, so the app would see nothing until one is.</p>;
+  }
+  return (
+    <>
+      <p className="hint">{whose}The {org.clients.length === 1 ? 'client' : `${org.clients.length} clients`} of {org.orgName} shared with you:</p>
+      <ul className="consent-scopes" aria-label={`Clients of ${org.orgName}`}>
+        {/* Two clients may share a name: keyed by place. */}
+        {org.clients.map((name, index) => (
+          <li key={index}>{name}</li>
+        ))}
+      </ul>
+    </>
   );
 }

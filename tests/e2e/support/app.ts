@@ -1,6 +1,8 @@
 // What the browser tests share: the seeded people, direct database reads for expectations, sign-in,
 // screenshots saved as artifacts, and the hidden fields that address a server action.
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -40,6 +42,21 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/settings\/api-keys$/);
+}
+
+/** Axe finds nothing on the page as it is now (a dynamic page's title streams in after its shell: checked once it has arrived). */
+export async function expectAxeClean(page: Page): Promise<void> {
+  await expect(page).toHaveTitle(/\S/);
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** Ends the browser's dashboard session in the database, as its expiry would: the cookie stays, the session is gone. */
+export async function endSessionInDatabase(context: BrowserContext): Promise<void> {
+  const [cookie] = (await context.cookies()).filter((c) => c.name === 'metrics_session');
+  expect(cookie, 'a session cookie').toBeDefined();
+  const hash = createHash('sha256').update(cookie!.value).digest('hex');
+  expect(await query('DELETE FROM dashboard_sessions WHERE token_hash = $1 RETURNING 1', [hash])).toHaveLength(1);
 }
 
 export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string, options: { fullPage?: boolean } = {}): Promise<void> {

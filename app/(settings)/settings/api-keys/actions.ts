@@ -4,7 +4,8 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { InvalidKeyRequest } from '@/lib/auth/api-keys';
-import { authorizeAdminAction, SETTINGS_HOME } from '@/lib/session/current';
+import { adminActionSession, authorizeAdminAction, SETTINGS_HOME } from '@/lib/session/current';
+import { signInPathReturningTo } from '@/lib/session/return-to';
 import { createOrgApiKey, revokeOrgApiKey } from '@/lib/settings/api-keys';
 import { parseKeyForm, type KeyFormErrors } from '@/lib/settings/key-form';
 
@@ -23,6 +24,8 @@ export interface CreateKeyState {
   values?: KeyFormValues;
   /** The new key: returned once, held only by the page that asked for it. */
   created?: { id: string; name: string; key: string };
+  /** The session had ended: where to sign in again. The page keeps `values` meanwhile and fills them in again after. */
+  signInAgain?: string;
 }
 
 function submittedValues(formData: FormData): KeyFormValues {
@@ -38,7 +41,14 @@ function submittedValues(formData: FormData): KeyFormValues {
 }
 
 export async function createKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
-  const session = await authorizeAdminAction(formData);
+  const session = await adminActionSession(formData);
+  if (!session) {
+    return {
+      errors: { form: 'Your session expired, so the key was not created. Sign in again: what you entered here will be filled in again.' },
+      values: submittedValues(formData),
+      signInAgain: signInPathReturningTo(SETTINGS_HOME, 'expired'),
+    };
+  }
   const parsed = parseKeyForm(formData);
   if ('errors' in parsed) return { errors: parsed.errors, values: submittedValues(formData) };
   try {

@@ -23,12 +23,12 @@ export function NameField({ max, value, error }: { max: number; value?: string; 
   return (
     <div className="field">
       <label htmlFor="key-name">Name</label>
-      <p id="key-name-hint" className="hint">Say who uses the key, e.g. “Looker Studio” or “Reporting bot”.</p>
+      <p id="key-name-hint" className="hint">Say who uses the key, e.g. “Looker Studio” or “Reporting bot”. At most {max} characters.</p>
+      {/* No maxLength: the browser would cut a longer name without a word (a paste most of all); the form says so instead. */}
       <input
         id="key-name"
         name="name"
         type="text"
-        maxLength={max}
         required
         defaultValue={value}
         aria-invalid={error ? true : undefined}

@@ -1,6 +1,8 @@
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useFormStatus } from 'react-dom';
 import { keepTabInside } from '../../focus-trap';
+import { revokeKeyAction } from './actions';
 
 export interface CreatedKey {
   id: string;
@@ -74,38 +76,80 @@ function KeyStep({ created, command, copy: { copied, copy }, keyField, onClose, 
   );
 }
 
-/** The step asked before leaving without "I have stored the key". */
-function DiscardStep({ backButton, onBack, onDiscard }: { backButton: Ref<HTMLButtonElement>; onBack: () => void; onDiscard: () => void }) {
+interface DiscardStepProps {
+  keyId: string;
+  /** The revocation's form fields: the same action, checks and audit entry as the list's Revoke. */
+  csrf: { field: string; token: string };
+  backButton: Ref<HTMLButtonElement>;
+  onBack: () => void;
+  onDiscarded: () => void;
+}
+
+/**
+ * The step asked before leaving without the key (neither copied nor "stored"). Discarding revokes
+ * the key: a key nobody holds would stay active for whoever found a copy of it, and the list would
+ * show it as working.
+ */
+function DiscardStep({ keyId, csrf, backButton, onBack, onDiscarded }: DiscardStepProps) {
+  async function discard(formData: FormData) {
+    await revokeKeyAction(formData);
+    onDiscarded();
+  }
   return (
-    <div className="confirm-discard" role="group" aria-labelledby="discard-title">
-      <h3 id="discard-title">Close without the key?</h3>
-      <p>Once closed, the key cannot be shown again. If you have not stored it, go back and copy it.</p>
-      <div className="dialog-actions">
+    <div className="confirm-discard" role="group" aria-labelledby="discard-title" aria-describedby="discard-text">
+      <h3 id="discard-title">Discard the key?</h3>
+      <p id="discard-text">
+        Discarding revokes the key at once: nothing can use it, and it cannot be shown again. If you have stored it, go back
+        and choose “I have stored the key”.
+      </p>
+      <form action={discard} className="dialog-actions">
+        <input type="hidden" name={csrf.field} value={csrf.token} />
+        <input type="hidden" name="keyId" value={keyId} />
         <button ref={backButton} type="button" className="button primary" onClick={onBack}>Back to the key</button>
-        <button type="button" className="button danger" onClick={onDiscard}>Close and discard</button>
-      </div>
+        <DiscardButton />
+      </form>
     </div>
   );
 }
 
+function DiscardButton() {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" className="button danger" disabled={pending}>
+      {pending ? 'Revoking the key…' : 'Discard and revoke'}
+    </button>
+  );
+}
+
+interface NewKeyDialogProps {
+  created: CreatedKey;
+  apiUrl: string;
+  csrf: { field: string; token: string };
+}
+
 /**
- * Shows a new key once. Leaving by Esc or Close asks first (a step inside the dialog); "I have stored
- * the key" leaves at once. Either way the key is forgotten and focus moves to its row in the list.
+ * Shows a new key once. Leaving by Esc or Close before the key was copied asks first (a step inside
+ * the dialog, whose way out revokes the key); after a copy, or by "I have stored the key", it leaves at
+ * once. Either way the key is forgotten and focus moves to its row in the list (to its status when it
+ * was discarded).
  */
-export function NewKeyDialog({ created, apiUrl }: { created: CreatedKey; apiUrl: string }) {
+export function NewKeyDialog({ created, apiUrl, csrf }: NewKeyDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const keyField = useRef<HTMLTextAreaElement>(null);
   const backButton = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(true);
   const [confirming, setConfirming] = useState(false);
+  const [discarded, setDiscarded] = useState(false);
   const copy = useCopy();
   const command = `curl -H "Authorization: Bearer ${created.key}" ${apiUrl}`;
+  // The key or the command holding it was copied: the person has the key, there is nothing to ask.
+  const hasKey = copy.copied === 'key' || copy.copied === 'command';
 
   useEffect(() => {
     if (open) dialog.current?.showModal();
     // Closed: the key is gone from the page; its row in the list is the result to land on.
-    else document.getElementById(`key-${created.id}`)?.focus();
-  }, [open, created.id]);
+    else document.getElementById(discarded ? `key-status-${created.id}` : `key-${created.id}`)?.focus();
+  }, [open, discarded, created.id]);
 
   useEffect(() => {
     (confirming ? backButton : keyField).current?.focus();
@@ -114,14 +158,17 @@ export function NewKeyDialog({ created, apiUrl }: { created: CreatedKey; apiUrl:
   if (!open) return null;
 
   const close = () => dialog.current?.close();
+  const leave = () => (hasKey ? close() : setConfirming(true));
 
-  // Esc asks instead of closing (and, while asking, goes back to the key). Prevented at keydown, so the
-  // browser never turns it into a close request; `onCancel` catches any other close request.
+  // Esc asks instead of closing, unless the key was copied (and, while asking, goes back to the key).
+  // Prevented at keydown, so the browser never turns it into a close request; `onCancel` catches any
+  // other close request.
   function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {
     keepTabInside(event);
     if (event.key !== 'Escape') return;
     event.preventDefault();
-    setConfirming(!confirming);
+    if (confirming) setConfirming(false);
+    else leave();
   }
 
   return (
@@ -133,7 +180,7 @@ export function NewKeyDialog({ created, apiUrl }: { created: CreatedKey; apiUrl:
       onKeyDown={onKeyDown}
       onCancel={(event) => {
         event.preventDefault();
-        setConfirming(true);
+        leave();
       }}
       onClose={() => setOpen(false)}
     >
@@ -143,9 +190,18 @@ export function NewKeyDialog({ created, apiUrl }: { created: CreatedKey; apiUrl:
         If you lose it, revoke it and create a new one.
       </p>
       {confirming ? (
-        <DiscardStep backButton={backButton} onBack={() => setConfirming(false)} onDiscard={close} />
+        <DiscardStep
+          keyId={created.id}
+          csrf={csrf}
+          backButton={backButton}
+          onBack={() => setConfirming(false)}
+          onDiscarded={() => {
+            setDiscarded(true);
+            close();
+          }}
+        />
       ) : (
-        <KeyStep created={created} command={command} copy={copy} keyField={keyField} onClose={() => setConfirming(true)} onStored={close} />
+        <KeyStep created={created} command={command} copy={copy} keyField={keyField} onClose={leave} onStored={close} />
       )}
       <p className="copy-status" role="status" aria-live="polite">{COPY_STATUS[copy.copied]}</p>
     </dialog>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { appUrl } from '@/lib/app-url';
 import type { Scope } from '@/lib/contract/scopes';
 import { SCOPES } from '@/lib/contract/scopes';
-import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
+import { CSRF_FIELD, isAdmin, requireSession, SETTINGS_HOME } from '@/lib/session/current';
 import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
 import { listAuditEvents } from '@/lib/audit/events';
 import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, todayUtc } from '@/lib/settings/key-form';
@@ -33,7 +33,7 @@ const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' 
 const FILTER_MAX = 100;
 
 export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
-  const session = await requireSession();
+  const session = await requireSession(SETTINGS_HOME);
   const orgId = session.membership?.orgId;
   if (!orgId || !isAdmin(session)) {
     const admins = orgId ? await listOrgAdmins(orgId) : [];

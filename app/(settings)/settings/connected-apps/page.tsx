@@ -13,7 +13,7 @@ import { revokeAppAction } from './actions';
 export const metadata: Metadata = { title: 'Connected apps · Settings · Metrics API' };
 
 export default async function ConnectedAppsPage() {
-  const session = await requireSession();
+  const session = await requireSession('/settings/connected-apps');
   const membership = session.membership;
   if (!membership) {
     return (

@@ -1,0 +1,12 @@
+// /llms.txt: the API and the MCP server described for an AI agent (llmstxt.org), with this server's
+// addresses from APP_URL when the server starts.
+import { llmsTxt } from '@/lib/openapi/llms-txt';
+
+export const dynamic = 'force-dynamic';
+
+let text: string | undefined;
+
+export function GET() {
+  text ??= llmsTxt();
+  return new Response(text, { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=3600' } });
+}

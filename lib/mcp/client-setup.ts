@@ -1,0 +1,137 @@
+// How each MCP client connects to this server, with the server's own MCP URL filled in: the front
+// page's "Connect your client" section shows these, and docs/connect.md says the same with
+// `<APP_URL>/api/mcp` (a unit test holds the two together). Text between backticks is code.
+
+export interface Snippet {
+  /** What the text is, shown above it: "Command", "~/.cursor/mcp.json". */
+  label: string;
+  /** Completes "Copy the …", the copy button's accessible name. */
+  copyName: string;
+  text: string;
+}
+
+export interface ClientGuide {
+  /** Anchor and key: `connect-<id>`. */
+  id: string;
+  name: string;
+  steps: string[];
+  snippet: Snippet;
+  /** What the person sees once it is set up: the sign-in and consent, or the answer. */
+  sees: string;
+  /** The other way in: an API key for the clients that sign in with OAuth (or why they cannot), OAuth for the one that sends a key. */
+  other: { title: string; text: string; snippet?: Snippet };
+}
+
+/** The name a client knows the server by, in the commands and files below. */
+export const SERVER_NAME = 'metrics';
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+const OAUTH_ONLY = (client: string) => ({
+  title: 'With an API key instead',
+  text: `${client} signs in with OAuth only: it cannot send an API key. Nothing is needed beyond the sign-in.`,
+});
+
+/** The guides, in the order the page lists them, for the MCP endpoint `url`. */
+export function clientGuides(url: string): ClientGuide[] {
+  return [
+    {
+      id: 'claude',
+      name: 'Claude',
+      steps: [
+        'In Claude (claude.ai or the desktop app), open Settings → Connectors and choose Add custom connector. On Team and Enterprise plans, an owner adds it for the organisation first.',
+        'Name it (for example Metrics), paste the URL below, and leave the advanced settings empty.',
+        'Choose Add, then Connect.',
+      ],
+      snippet: { label: 'Connector URL', copyName: 'Claude connector URL', text: url },
+      sees: 'A window opens on this site’s sign-in page (your agency dashboard account), then a consent screen asking you to allow Claude to read your data: it names your organisation and the clients Claude will see. After Allow, the window closes and the connector lists its tools.',
+      other: OAUTH_ONLY('Claude'),
+    },
+    {
+      id: 'claude-code',
+      name: 'Claude Code',
+      steps: ['Run this command in a terminal.', 'In Claude Code, type `/mcp`, choose `metrics`, then Authenticate.'],
+      snippet: { label: 'Command', copyName: 'Claude Code command', text: `claude mcp add --transport http ${SERVER_NAME} ${url}` },
+      sees: 'Your browser opens this site’s sign-in page, then the consent screen for Claude Code. After Allow, the browser tells you to go back, and `/mcp` shows `metrics` as connected.',
+      other: {
+        title: 'With an API key instead',
+        text: 'Add the server with the key in a header (replace `<key>` with your key). There is no sign-in then.',
+        snippet: {
+          label: 'Command',
+          copyName: 'Claude Code command with an API key',
+          text: `claude mcp add --transport http ${SERVER_NAME} ${url} --header "Authorization: Bearer <key>"`,
+        },
+      },
+    },
+    {
+      id: 'chatgpt',
+      name: 'ChatGPT',
+      steps: [
+        'In ChatGPT’s settings, open Apps & Connectors → Advanced settings and turn on Developer mode.',
+        'Back in Apps & Connectors, choose Create. Name the connector, paste the URL below as its MCP server URL, choose OAuth as its authentication, confirm that you trust it, and choose Create.',
+      ],
+      snippet: { label: 'Connector URL', copyName: 'ChatGPT connector URL', text: url },
+      sees: 'ChatGPT sends you to this site’s sign-in page, then to the consent screen for ChatGPT. After Allow you are back in ChatGPT, and the connector can be chosen in a chat.',
+      other: OAUTH_ONLY('ChatGPT'),
+    },
+    {
+      id: 'cursor',
+      name: 'Cursor',
+      steps: [
+        'Put this in `~/.cursor/mcp.json` (every project) or `.cursor/mcp.json` (one project). If the file lists other servers, add `metrics` beside them.',
+        'Open Cursor Settings → MCP: `metrics` asks you to log in. Choose Connect.',
+      ],
+      snippet: { label: '~/.cursor/mcp.json', copyName: 'Cursor configuration', text: json({ mcpServers: { [SERVER_NAME]: { url } } }) },
+      sees: 'Your browser opens this site’s sign-in page, then the consent screen for Cursor. After Allow, Cursor lists the server’s seven tools.',
+      other: {
+        title: 'With an API key instead',
+        text: 'Send the key in a header. Cursor fills in `${env:METRICS_API_KEY}` from the environment it was started in, so the key stays out of the file.',
+        snippet: {
+          label: '~/.cursor/mcp.json',
+          copyName: 'Cursor configuration with an API key',
+          text: json({ mcpServers: { [SERVER_NAME]: { url, headers: { Authorization: 'Bearer ${env:METRICS_API_KEY}' } } } }),
+        },
+      },
+    },
+    {
+      id: 'vscode',
+      name: 'VS Code',
+      steps: [
+        'Save this as `.vscode/mcp.json` in your workspace (or run MCP: Open User Configuration to have it in every workspace).',
+        'Choose Start above the server in the file (or MCP: List Servers → metrics → Start). VS Code asks whether `metrics` may sign in: choose Allow.',
+      ],
+      snippet: { label: '.vscode/mcp.json', copyName: 'VS Code configuration', text: json({ servers: { [SERVER_NAME]: { type: 'http', url } } }) },
+      sees: 'Your browser opens this site’s sign-in page, then the consent screen for Visual Studio Code. After Allow, the tools appear in the chat’s tool list (agent mode).',
+      other: {
+        title: 'With an API key instead',
+        text: 'VS Code asks for the key the first time, keeps it in its secret storage and sends it in a header: no sign-in.',
+        snippet: {
+          label: '.vscode/mcp.json',
+          copyName: 'VS Code configuration with an API key',
+          text: json({
+            inputs: [{ type: 'promptString', id: 'metrics-api-key', description: 'Metrics API key', password: true }],
+            servers: { [SERVER_NAME]: { type: 'http', url, headers: { Authorization: 'Bearer ${input:metrics-api-key}' } } },
+          }),
+        },
+      },
+    },
+    {
+      id: 'inspector',
+      name: 'MCP Inspector',
+      steps: [
+        'The Inspector’s command line sends an API key: replace `<key>` with your key and run the command (Node.js 22 or later).',
+        'To call a tool, replace `--method tools/list` with `--method tools/call --tool-name list_clients`.',
+      ],
+      snippet: {
+        label: 'Command',
+        copyName: 'MCP Inspector command',
+        text: `npx @modelcontextprotocol/inspector --cli ${url} --transport http --header "Authorization: Bearer <key>" --method tools/list`,
+      },
+      sees: 'The seven tools as JSON, each with its description, input schema and output schema.',
+      other: {
+        title: 'With OAuth instead',
+        text: 'The Inspector’s web page (`npx @modelcontextprotocol/inspector`) signs in with OAuth: choose Streamable HTTP, paste the MCP URL and connect. This server must allow the page’s origin (`MCP_ALLOWED_ORIGINS`, set by its operator).',
+      },
+    },
+  ];
+}
