@@ -26,13 +26,57 @@ const INTERACTION_TTL_S = 60 * 60;
 
 export const CONSENT_PATH = '/consent';
 
-function configuration(): Configuration {
+/** Lifetimes, in seconds (the spec's access and refresh token lives; a grant outlives its refresh tokens). */
+const TTL = {
+  AccessToken: ACCESS_TOKEN_TTL_S,
+  AuthorizationCode: AUTHORIZATION_CODE_TTL_S,
+  RefreshToken: REFRESH_TOKEN_TTL_S,
+  Grant: GRANT_TTL_S,
+  Interaction: INTERACTION_TTL_S,
+  Session: INTERACTION_TTL_S,
+} as const satisfies Configuration['ttl'];
+
+/**
+ * The provider's features: those it enables by default that the service does not offer, off; revocation,
+ * dynamic registration, client metadata documents and resource indicators (the MCP endpoint the one
+ * resource), on.
+ */
+function features(): Configuration['features'] {
   const resourceServer = {
     scope: 'ads:read social:read',
     audience: mcpUrl(),
     accessTokenFormat: 'opaque' as const,
     accessTokenTTL: ACCESS_TOKEN_TTL_S,
   };
+  return {
+    devInteractions: { enabled: false },
+    userinfo: { enabled: false },
+    rpInitiatedLogout: { enabled: false },
+    introspection: { enabled: false },
+    pushedAuthorizationRequests: { enabled: false },
+    dPoP: { enabled: false },
+    claimsParameter: { enabled: false },
+    revocation: { enabled: true },
+    registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+    clientIdMetadataDocument: {
+      enabled: true,
+      ack: 'draft-02',
+      allowFetch: (_ctx, clientId) => allowMetadataDocumentFetch(clientId),
+    },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => mcpUrl(),
+      useGrantedResource: () => true,
+      getResourceServerInfo: (ctx: KoaContextWithOIDC, resource: string) => {
+        assertAuthorizationRequest(ctx);
+        if (!isMcpResource(resource)) throw new errors.InvalidTarget(`the only resource is ${mcpUrl()}`);
+        return resourceServer;
+      },
+    },
+  };
+}
+
+function configuration(): Configuration {
   return {
     adapter: PostgresAdapter,
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
@@ -55,32 +99,7 @@ function configuration(): Configuration {
     jwks: { keys: [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })] },
     routes: { ...OAUTH_ROUTES, jwks: '/oauth/jwks' },
     pkce: { required: () => true },
-    features: {
-      devInteractions: { enabled: false },
-      userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
-      introspection: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
-      dPoP: { enabled: false },
-      claimsParameter: { enabled: false },
-      revocation: { enabled: true },
-      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      clientIdMetadataDocument: {
-        enabled: true,
-        ack: 'draft-02',
-        allowFetch: (_ctx, clientId) => allowMetadataDocumentFetch(clientId),
-      },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => mcpUrl(),
-        useGrantedResource: () => true,
-        getResourceServerInfo: (ctx: KoaContextWithOIDC, resource: string) => {
-          assertAuthorizationRequest(ctx);
-          if (!isMcpResource(resource)) throw new errors.InvalidTarget(`the only resource is ${mcpUrl()}`);
-          return resourceServer;
-        },
-      },
-    },
+    features: features(),
     fetch: fetchClientMetadata,
     fetchResponseBodyLimits: { 'client_id metadata document': 20 * 1024 },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -96,14 +115,7 @@ function configuration(): Configuration {
     },
     renderError: renderOAuthError,
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
-    ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_S,
-      AuthorizationCode: AUTHORIZATION_CODE_TTL_S,
-      RefreshToken: REFRESH_TOKEN_TTL_S,
-      Grant: GRANT_TTL_S,
-      Interaction: INTERACTION_TTL_S,
-      Session: INTERACTION_TTL_S,
-    },
+    ttl: TTL,
   };
 }
 
