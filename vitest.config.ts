@@ -32,7 +32,7 @@ export default defineConfig({
         // The whole service as `npm run demo:cluster` runs it (PostgreSQL primary and replica, Redis,
         // HAProxy, app instances): its own databases and ports, so no global setup; starting it takes
         // a while on a busy machine.
-        test: { name: 'cluster', include: ['tests/cluster/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 300_000 },
+        test: { name: 'cluster', include: ['tests/cluster/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 600_000 },
       },
     ],
   },

@@ -29,7 +29,7 @@ beforeAll(async () => {
   chmodSync(dir, 0o755);
   cluster = await startCluster({ instances: 2, dir, scale: 'tiny', distDir: TEST_DIST_DIR, log: (line) => logs.push(line) });
   console.info(`cluster of 2 instances (tiny data, fresh folder) started in ${cluster.startupSeconds.toFixed(1)} s`);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await cluster?.stop();
