@@ -114,7 +114,8 @@ async function waitForConnections(url: string, service: Service, what: string): 
   );
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to `url`, closed however `work` ends. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

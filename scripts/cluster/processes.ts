@@ -37,7 +37,8 @@ interface StartedProcess {
   graceMs: number;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id exists (signal 0 sends nothing). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

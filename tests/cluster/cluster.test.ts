@@ -8,13 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { startCluster, type Cluster } from '../../scripts/cluster';
 import { startPgBouncer } from '../../scripts/cluster/pgbouncer';
-import { requireProgram, Supervisor, waitFor } from '../../scripts/cluster/processes';
+import { withClient } from '../../scripts/cluster/postgres';
+import { isAlive, requireProgram, Supervisor, waitFor } from '../../scripts/cluster/processes';
 import { awayFromWindowEdge } from '../integration/platform-support';
 import { ensureTestBuild, TEST_DIST_DIR } from '../support/http-server';
 
@@ -35,16 +35,6 @@ afterAll(async () => {
   await cluster?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The row, once the replica has it (streaming is asynchronous: it lags by a moment). */
 function replicated(table: string, token: string): Promise<string> {
@@ -73,15 +63,6 @@ function processTree(roots: number[]): number[] {
     queue.push(...(children.get(pid) ?? []));
   }
   return tree;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the cluster (npm run demo:cluster)', () => {
