@@ -13,6 +13,7 @@ import { QUERY_RULES } from '../contract/query';
 import { problemSchema } from '../operations/problems';
 import { allOperations } from '../operations/registry';
 import { RATE_LIMIT } from '../contract/limits';
+import { RATE_LIMIT_POLICY_NAME } from '../ratelimit/limiter';
 import { curlSample, errorExample, noParametersExample, parameterExample, responseExample } from './examples';
 
 export type JsonSchema = Record<string, unknown>;
@@ -53,7 +54,9 @@ the same 404 as one that does not exist. A key only ever reads its own organisat
 ## Rate limit
 ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowSeconds}-second fixed window per key, exact under concurrency.
 Every response under /api/v1 (successes and errors) carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
-\`X-RateLimit-Reset\` (unix seconds at which the current window ends); a 429 adds \`Retry-After\` in seconds.
+\`X-RateLimit-Reset\` (unix seconds at which the current window ends), and the same figures in the standard fields of
+the IETF draft draft-ietf-httpapi-ratelimit-headers-10: \`RateLimit-Policy: "${RATE_LIMIT_POLICY_NAME}";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}\` (the policy) and
+\`RateLimit: "${RATE_LIMIT_POLICY_NAME}";r=<remaining>;t=<seconds until the reset>\`; a 429 adds \`Retry-After\` in seconds.
 Requests without a valid key are limited in the same way per client address, so keys cannot be guessed at speed.
 The client address is the connection's address; only when the server runs with \`TRUST_PROXY=1\` (behind a proxy
 that appends it to \`X-Forwarded-For\`) is it the last entry of that header, the one the proxy appended. An IPv6
@@ -122,6 +125,8 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
   'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
   'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+  'RateLimit-Policy': headerRef('RateLimit-Policy'),
+  RateLimit: headerRef('RateLimit'),
   'X-Request-Id': headerRef('X-Request-Id'),
 };
 
@@ -269,6 +274,18 @@ export function buildOpenApiDocument(): OpenApiDocument {
         'X-RateLimit-Limit': integerHeader(`Requests allowed per window (${RATE_LIMIT.limit}).`),
         'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
         'X-RateLimit-Reset': integerHeader('Unix time in seconds at which the current window ends.'),
+        'RateLimit-Policy': {
+          description: `The rate-limit policy as draft-ietf-httpapi-ratelimit-headers-10 writes it: the policy \`"${RATE_LIMIT_POLICY_NAME}"\`, \`q\` requests per \`w\` seconds. The same on every answer.`,
+          required: true,
+          schema: { type: 'string' },
+          example: `"${RATE_LIMIT_POLICY_NAME}";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`,
+        },
+        RateLimit: {
+          description: `What is left of the policy now (draft-ietf-httpapi-ratelimit-headers-10): \`r\` requests remaining, \`t\` seconds until the window resets.`,
+          required: true,
+          schema: { type: 'string' },
+          example: `"${RATE_LIMIT_POLICY_NAME}";r=${RATE_LIMIT.limit - 1};t=${RATE_LIMIT.windowSeconds}`,
+        },
         'Retry-After': integerHeader('Seconds to wait before retrying.'),
         'X-Request-Id': { description: 'Identifies the request; quote it when reporting a failure.', required: true, schema: { type: 'string' } },
         'WWW-Authenticate': { description: 'The Bearer challenge.', required: true, schema: { type: 'string' } },

@@ -240,6 +240,8 @@ describe('authorization', () => {
     expect(missing.headers.get('www-authenticate')).toBe(challenge());
     expect(missing.headers.get('content-type')).toBe('application/problem+json');
     expect(missing.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(missing.headers.get('ratelimit-policy')).toBe(`"default";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`);
+    expect(missing.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${missing.headers.get('x-ratelimit-remaining')};t=([0-9]|[1-5][0-9]|60)$`));
     expect(await missing.json()).toMatchObject({ code: 'unauthorized', status: 401 });
 
     for (const token of ['not-a-token-we-issued', 'mk_live_short']) {
@@ -304,6 +306,10 @@ describe('transport', () => {
     expect(own.status).toBe(200);
     expect(own.headers.get('access-control-allow-origin')).toBe(server.origin);
     expect(own.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    // A browser client may read the standard rate-limit fields as well as X-RateLimit-*.
+    expect(own.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After');
+    expect(own.headers.get('ratelimit-policy')).toBe(`"default";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`);
+    expect(own.headers.get('ratelimit')).toMatch(new RegExp(`^"default";r=${own.headers.get('x-ratelimit-remaining')};t=([0-9]|[1-5][0-9]|60)$`));
     expect(own.headers.get('access-control-allow-credentials')).toBeNull();
 
     const preflight = await fetch(new URL(MCP_PATH, server.origin), {

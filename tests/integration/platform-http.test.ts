@@ -45,6 +45,15 @@ function expectRateLimitHeaders(response: Response, remaining?: number) {
   expect(reset).toBeGreaterThan(now - 1);
   expect(reset).toBeLessThanOrEqual(Math.ceil(now) + RATE_LIMIT.windowSeconds);
   expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  // The same figures in the fields of draft-ietf-httpapi-ratelimit-headers-10: the policy, then what
+  // is left of it and the whole seconds until its window resets.
+  expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`);
+  const standard = /^"default";r=(\d+);t=(\d+)$/.exec(response.headers.get('ratelimit') ?? '');
+  expect(standard, `RateLimit: ${response.headers.get('ratelimit')}`).not.toBeNull();
+  expect(Number(standard![1])).toBe(left);
+  const secondsLeft = Number(standard![2]);
+  expect(secondsLeft).toBeLessThanOrEqual(RATE_LIMIT.windowSeconds);
+  expect(Math.abs(secondsLeft - (reset - now))).toBeLessThanOrEqual(1.5);
 }
 
 describe('every response carries the rate-limit headers and no CORS header', () => {

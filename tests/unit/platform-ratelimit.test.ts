@@ -42,18 +42,24 @@ describe('memoryLimiter', () => {
 
 describe('rateLimitHeaders', () => {
   it('gives unix seconds for the reset, never a negative remaining, and Retry-After only when refused', () => {
-    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 5, resetAt: 1_800_000_000_000 })).toEqual({
+    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 5, resetAt: 1_800_000_000_000 }, 1_800_000_000_000 - 41_200)).toEqual({
       'X-RateLimit-Limit': '60',
       'X-RateLimit-Remaining': '5',
       'X-RateLimit-Reset': '1800000000',
+      'RateLimit-Policy': '"default";q=60;w=60',
+      RateLimit: '"default";r=5;t=42',
     });
     expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: -3, resetAt: 1_800_000_000_000 }, 1_800_000_000_000 - 12_300)).toEqual({
       'X-RateLimit-Limit': '60',
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Reset': '1800000000',
+      'RateLimit-Policy': '"default";q=60;w=60',
+      RateLimit: '"default";r=0;t=13',
       'Retry-After': '13',
     });
     expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: 0, resetAt: 1_000 }, 1_000)['Retry-After']).toBe('1');
+    // The standard field's reset stays within the window: 0 when it has just ended, never negative.
+    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 0, resetAt: 1_000 }, 5_000).RateLimit).toBe('"default";r=0;t=0');
   });
 });
 
