@@ -7,6 +7,8 @@ import { displayName } from '../text/plain-text';
 export const AUDIT_ACTIONS = {
   apiKeyCreated: 'api_key.created',
   apiKeyRevoked: 'api_key.revoked',
+  apiKeyRotated: 'api_key.rotated',
+  apiKeyUpdated: 'api_key.updated',
   oauthGrantConnected: 'oauth_grant.connected',
   oauthGrantRevoked: 'oauth_grant.revoked',
 } as const;

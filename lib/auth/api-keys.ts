@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { prisma } from '../db';
 import { positiveIntegerFromEnv } from '../env';
-import type { ApiKeyOrigin } from '../generated/prisma/client';
+import type { ApiKeyOrigin, Prisma } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import type { Scope } from '../contract/scopes';
 
@@ -67,6 +67,35 @@ function inTurn<T>(orgId: string, mint: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/** Keys that still let requests in: neither revoked, expired nor retired after a rotation. */
+export function liveKeyWhere(now: Date): Prisma.ApiKeyWhereInput {
+  return {
+    revokedAt: null,
+    AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }, { OR: [{ retiresAt: null }, { retiresAt: { gt: now } }] }],
+  };
+}
+
+/**
+ * Runs `mint` in a transaction that holds the organisation's mint lock and has checked its cap on
+ * live keys, so that every way of minting (a new key, a rotation's successor) obeys one rule.
+ */
+function mintInOrg<T>(orgId: string, mint: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return inTurn(orgId, () =>
+    prisma().$transaction(async (tx) => {
+      // One mint at a time per organisation, across processes too (the row lock), so that two at once
+      // cannot both pass the cap.
+      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${orgId}::uuid FOR NO KEY UPDATE`;
+      const max = keysPerOrgMax();
+      const active = await tx.apiKey.count({ where: { orgId, ...liveKeyWhere(new Date()) } });
+      if (active >= max) {
+        const keys = `${active} active ${active === 1 ? 'key' : 'keys'}`;
+        throw new InvalidKeyRequest(`The organisation has ${keys} and may have at most ${max}. Revoke a key it no longer uses, then create this one.`);
+      }
+      return mint(tx);
+    }),
+  );
+}
+
 /** Stores a new key and returns it, the only time the whole key exists outside its holder. */
 export async function createApiKey(input: NewApiKey): Promise<{ key: string; id: string; prefix: string }> {
   if (input.scopes.length === 0) throw new InvalidKeyRequest('A key needs at least one scope.');
@@ -81,53 +110,115 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; id:
   const createdVia: ApiKeyOrigin = input.createdById === null ? 'cli' : 'settings';
   // The key and its creation event are one change: every key, whichever program minted it, is in
   // the settings page's Activity.
-  const id = await inTurn(input.orgId, () =>
-    prisma().$transaction(async (tx) => {
-      // One mint at a time per organisation, across processes too (the row lock), so that two at once
-      // cannot both pass the cap.
-      await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${input.orgId}::uuid FOR NO KEY UPDATE`;
-      const max = keysPerOrgMax();
-      const active = await tx.apiKey.count({
-        where: { orgId: input.orgId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-      });
-      if (active >= max) {
-        const keys = `${active} active ${active === 1 ? 'key' : 'keys'}`;
-        throw new InvalidKeyRequest(`The organisation has ${keys} and may have at most ${max}. Revoke a key it no longer uses, then create this one.`);
-      }
-      const record = await tx.apiKey.create({
-        data: {
-          orgId: input.orgId,
+  const id = await mintInOrg(input.orgId, async (tx) => {
+    const record = await tx.apiKey.create({
+      data: {
+        orgId: input.orgId,
+        name: input.name,
+        prefix,
+        hash,
+        scopes: input.scopes,
+        restrictedToClients: clientIds !== null,
+        expiresAt: input.expiresAt,
+        createdById: input.createdById,
+        createdVia,
+        clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
+      },
+    });
+    await recordAuditEvent(
+      {
+        orgId: input.orgId,
+        actorId: input.createdById,
+        action: AUDIT_ACTIONS.apiKeyCreated,
+        targetType: 'api_key',
+        targetId: record.id,
+        details: {
           name: input.name,
           prefix,
-          hash,
           scopes: input.scopes,
-          restrictedToClients: clientIds !== null,
-          expiresAt: input.expiresAt,
-          createdById: input.createdById,
+          clientIds,
+          expiresAt: input.expiresAt?.toISOString() ?? null,
           createdVia,
-          clients: clientIds ? { create: clientIds.map((clientId) => ({ clientId })) } : undefined,
         },
-      });
-      await recordAuditEvent(
-        {
-          orgId: input.orgId,
-          actorId: input.createdById,
-          action: AUDIT_ACTIONS.apiKeyCreated,
-          targetType: 'api_key',
-          targetId: record.id,
-          details: {
-            name: input.name,
-            prefix,
-            scopes: input.scopes,
-            clientIds,
-            expiresAt: input.expiresAt?.toISOString() ?? null,
-            createdVia,
-          },
-        },
-        tx,
-      );
-      return record.id;
-    }),
-  );
+      },
+      tx,
+    );
+    return record.id;
+  });
   return { key, id, prefix };
+}
+
+/** How long a rotated key keeps working beside its successor. */
+export const ROTATION_OVERLAPS = { now: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 } as const;
+export type RotationOverlap = keyof typeof ROTATION_OVERLAPS;
+export const isRotationOverlap = (value: unknown): value is RotationOverlap => typeof value === 'string' && Object.hasOwn(ROTATION_OVERLAPS, value);
+
+export interface Rotation {
+  orgId: string;
+  keyId: string;
+  overlap: RotationOverlap;
+  /** The person rotating on the settings page, or null for a command-line program. */
+  actorId: string | null;
+}
+
+export interface RotatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  name: string;
+  retiring: { id: string; prefix: string; retiresAt: Date };
+}
+
+/**
+ * Mints the successor of a live key, with its name, note, scopes, clients and expiry, and retires the
+ * key after `overlap` (both in one transaction, with one audit event). A key already being retired
+ * is refused: it has a successor, and a second one would fork the key into two that both look
+ * current (rotate the successor instead). Another organisation's key reads as absent.
+ */
+export async function rotateApiKey(input: Rotation, now = new Date()): Promise<RotatedKey> {
+  const { key, hash, prefix } = generateKey();
+  const createdVia: ApiKeyOrigin = input.actorId === null ? 'cli' : 'settings';
+  const retiresAt = new Date(now.getTime() + ROTATION_OVERLAPS[input.overlap]);
+  return mintInOrg(input.orgId, async (tx) => {
+    const old = await tx.apiKey.findFirst({
+      where: { id: input.keyId, orgId: input.orgId, ...liveKeyWhere(now) },
+      include: { clients: { select: { clientId: true } }, replacedBy: { select: { prefix: true } } },
+    });
+    if (!old) throw new InvalidKeyRequest('There is no active key to rotate: it may have been revoked, have expired or have retired.');
+    if (old.retiresAt || old.replacedBy) {
+      throw new InvalidKeyRequest(`The key ${old.prefix}… was rotated already (into ${old.replacedBy?.prefix ?? 'another key'}…): rotate that key instead.`);
+    }
+    // Conditional, so that a rotation racing this one (in another process) changes nothing twice; the
+    // unique rotated_from_id stops its successor too.
+    const { count } = await tx.apiKey.updateMany({ where: { id: old.id, retiresAt: null }, data: { retiresAt } });
+    if (count === 0) throw new InvalidKeyRequest(`The key ${old.prefix}… was rotated already: rotate its successor instead.`);
+    const record = await tx.apiKey.create({
+      data: {
+        orgId: input.orgId,
+        name: old.name,
+        note: old.note,
+        prefix,
+        hash,
+        scopes: old.scopes,
+        restrictedToClients: old.restrictedToClients,
+        expiresAt: old.expiresAt,
+        createdById: input.actorId,
+        createdVia,
+        rotatedFromId: old.id,
+        clients: old.restrictedToClients ? { create: old.clients.map(({ clientId }) => ({ clientId })) } : undefined,
+      },
+    });
+    await recordAuditEvent(
+      {
+        orgId: input.orgId,
+        actorId: input.actorId,
+        action: AUDIT_ACTIONS.apiKeyRotated,
+        targetType: 'api_key',
+        targetId: record.id,
+        details: { name: old.name, prefix, rotatedFromId: old.id, rotatedFromPrefix: old.prefix, retiresAt: retiresAt.toISOString(), createdVia },
+      },
+      tx,
+    );
+    return { id: record.id, key, prefix, name: old.name, retiring: { id: old.id, prefix: old.prefix, retiresAt } };
+  });
 }

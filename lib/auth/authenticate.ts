@@ -49,6 +49,7 @@ interface KeyRow {
   scopes: string[];
   expires_at: Date | null;
   revoked_at: Date | null;
+  retires_at: Date | null;
   org_id: string;
   org_name: string;
   client_ids: string[] | null;
@@ -56,7 +57,7 @@ interface KeyRow {
 
 // On every request, on the gate's connections (see gateSql): prepared once per pooled connection.
 const KEY_LOOKUP = `
-  SELECT k.id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, o.id AS org_id, o.name AS org_name,
+  SELECT k.id, k.name, k.prefix, k.scopes, k.expires_at, k.revoked_at, k.retires_at, o.id AS org_id, o.name AS org_name,
          CASE WHEN k.restricted_to_clients THEN
            ARRAY(SELECT c.client_id::text FROM api_key_clients c WHERE c.api_key_id = k.id ORDER BY c.client_id)
          END AS client_ids
@@ -75,8 +76,10 @@ export async function authenticate(request: Request): Promise<ApiKeyContext> {
   }
   const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
   const now = Date.now();
-  if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now)) {
-    // One answer for unknown, revoked and expired keys: nothing about a key's history is disclosed.
+  const ended = (at: Date | null) => at !== null && at.getTime() <= now;
+  if (!row || row.revoked_at || ended(row.expires_at) || ended(row.retires_at)) {
+    // One answer for unknown, revoked, expired and retired (rotated, past its overlap) keys: nothing
+    // about a key's history is disclosed.
     throw unauthorized('The API key is not valid: it is unknown, revoked or expired.', 'invalid_token');
   }
   void recordKeyUse(row.id);

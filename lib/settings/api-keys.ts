@@ -1,6 +1,7 @@
-// The settings page's API-key services: list, create (through lib/auth's createApiKey, which owns
-// minting, the client check and the creation event) and revoke, each change recorded in the audit trail.
-import { createApiKey } from '../auth/api-keys';
+// The settings page's API-key services: list, create and rotate (through lib/auth's createApiKey and
+// rotateApiKey, which own minting, the client check and their events), rename and revoke, each change
+// recorded in the audit trail.
+import { createApiKey, rotateApiKey, type RotatedKey, type RotationOverlap } from '../auth/api-keys';
 import type { Scope } from '../contract/scopes';
 import { isScope } from '../contract/scopes';
 import { prisma } from '../db';
@@ -8,15 +9,22 @@ import { displayName } from '../text/plain-text';
 import type { ApiKeyOrigin } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 
-export type KeyStatus = 'active' | 'expired' | 'revoked';
+/** `retiring`: rotated, working until its overlap ends; `retired`: rotated, and past it. */
+export type KeyStatus = 'active' | 'retiring' | 'retired' | 'expired' | 'revoked';
 
 export interface KeyListItem {
   id: string;
   name: string;
+  /** The admin's note, or null. */
+  note: string | null;
   prefix: string;
   scopes: Scope[];
   /** null: every client of the organisation. */
   clients: { id: string; name: string }[] | null;
+  /** The key this one replaced by rotation. */
+  rotatedFrom: { id: string; prefix: string } | null;
+  /** The key that replaced this one, and when this one stops (stopped) working. */
+  replacedBy: { id: string; prefix: string; retiresAt: Date } | null;
   /** 'cli': minted by a command-line program, with no person behind it. */
   createdVia: ApiKeyOrigin;
   /** null for a settings key: its creator has left. */
@@ -29,9 +37,10 @@ export interface KeyListItem {
   status: KeyStatus;
 }
 
-export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): KeyStatus {
+export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null; retiresAt: Date | null }, now = new Date()): KeyStatus {
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (key.retiresAt) return key.retiresAt.getTime() <= now.getTime() ? 'retired' : 'retiring';
   return 'active';
 }
 
@@ -43,17 +52,22 @@ export async function listApiKeys(orgId: string, now = new Date()): Promise<KeyL
       createdBy: { select: { name: true } },
       revokedBy: { select: { name: true } },
       clients: { include: { client: { select: { id: true, name: true } } } },
+      rotatedFrom: { select: { id: true, prefix: true } },
+      replacedBy: { select: { id: true, prefix: true } },
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   return keys.map((key) => ({
     id: key.id,
     name: displayName(key.name),
+    note: key.note === null ? null : displayName(key.note),
     prefix: key.prefix,
     scopes: key.scopes.filter(isScope),
     clients: key.restrictedToClients
       ? key.clients.map(({ client }) => client).sort((a, b) => a.name.localeCompare(b.name))
       : null,
+    rotatedFrom: key.rotatedFrom,
+    replacedBy: key.replacedBy && key.retiresAt ? { ...key.replacedBy, retiresAt: key.retiresAt } : null,
     createdVia: key.createdVia,
     createdByName: key.createdBy?.name ?? null,
     createdAt: key.createdAt,
@@ -73,7 +87,7 @@ export function filterKeys(keys: KeyListItem[], query: string): KeyListItem[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return keys;
   return keys.filter((key) => {
-    const text = [key.name, key.prefix, key.status, ...key.scopes, ...(key.clients ?? []).map((client) => client.name)].join('\n').toLowerCase();
+    const text = [key.name, key.note ?? '', key.prefix, key.status, ...key.scopes, ...(key.clients ?? []).map((client) => client.name)].join('\n').toLowerCase();
     return words.every((word) => text.includes(word));
   });
 }
@@ -114,6 +128,46 @@ export async function revokeOrgApiKey(actor: { userId: string; orgId: string }, 
     if (count === 0) return false;
     await recordAuditEvent(
       { orgId: actor.orgId, actorId: actor.userId, action: AUDIT_ACTIONS.apiKeyRevoked, targetType: 'api_key', targetId: keyId, details: { name: key.name, prefix: key.prefix } },
+      tx,
+    );
+    return true;
+  });
+}
+
+/**
+ * Rotates a key of the organisation as the signed-in admin (see rotateApiKey): returns the successor,
+ * shown once like a new key. Another organisation's key id reads as absent (InvalidKeyRequest).
+ */
+export async function rotateOrgApiKey(actor: { userId: string; orgId: string }, keyId: string, overlap: RotationOverlap): Promise<RotatedKey> {
+  return rotateApiKey({ orgId: actor.orgId, keyId, overlap, actorId: actor.userId });
+}
+
+/**
+ * Renames a key of the organisation and sets its note (null: none), recorded with the name before and
+ * after. Returns false when there is no such key in this organisation; a change that changes nothing
+ * records nothing. Revoked and retired keys may be renamed too: their name is how the list and the
+ * activity tell them apart.
+ */
+export async function updateOrgApiKey(
+  actor: { userId: string; orgId: string },
+  keyId: string,
+  change: { name: string; note: string | null },
+): Promise<boolean> {
+  return prisma().$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where: { id: keyId, orgId: actor.orgId }, select: { name: true, note: true, prefix: true } });
+    if (!key) return false;
+    if (key.name === change.name && key.note === change.note) return true;
+    await tx.apiKey.update({ where: { id: keyId }, data: { name: change.name, note: change.note } });
+    await recordAuditEvent(
+      {
+        orgId: actor.orgId,
+        actorId: actor.userId,
+        action: AUDIT_ACTIONS.apiKeyUpdated,
+        targetType: 'api_key',
+        targetId: keyId,
+        // The note itself stays out of the trail: it is the key's, and changes with it.
+        details: { name: change.name, prefix: key.prefix, previousName: key.name, noteChanged: key.note !== change.note },
+      },
       tx,
     );
     return true;

@@ -7,6 +7,7 @@ import { isPlainName, isPlainText } from '../text/plain-text';
 import type { KeyRequest } from './api-keys';
 
 export const KEY_NAME_MAX = 100;
+export const KEY_NOTE_MAX = 500;
 
 export type KeyFormField = 'name' | 'scopes' | 'clients' | 'expiresOn';
 export type KeyFormErrors = Partial<Record<KeyFormField | 'form', string>>;
@@ -35,6 +36,30 @@ export const keyNameSchema = z
   .trim()
   .min(1, 'Give the key a name.')
   .max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`);
+
+/** A key's optional note: plain text under the name rule (no control or text-direction characters); empty is none. */
+export const keyNoteSchema = z
+  .string()
+  .refine(isPlainText, 'The note must not contain control characters, such as line breaks or tabs.')
+  .refine(isPlainName, 'The note must not contain text-direction controls (such as U+202E), which make it display in another order.')
+  .trim()
+  .max(KEY_NOTE_MAX, `At most ${KEY_NOTE_MAX} characters.`)
+  .transform((note) => (note === '' ? null : note));
+
+export type KeyDetailsErrors = Partial<Record<'name' | 'note', string>>;
+
+/** Reads the "edit key" form: a new name and note, with one message per field. */
+export function parseKeyDetailsForm(formData: FormData): { change: { name: string; note: string | null } } | { errors: KeyDetailsErrors } {
+  const name = keyNameSchema.safeParse(formData.get('name') ?? '');
+  const note = keyNoteSchema.safeParse(formData.get('note') ?? '');
+  if (name.success && note.success) return { change: { name: name.data, note: note.data } };
+  return {
+    errors: {
+      ...(name.success ? {} : { name: name.error.issues[0]!.message }),
+      ...(note.success ? {} : { note: note.error.issues[0]!.message }),
+    },
+  };
+}
 
 const keyFormSchema = z.object({
   name: keyNameSchema,

@@ -2,7 +2,7 @@
 // cannot hold U+0000; nothing else of that range belongs in a name), and so are text-direction
 // controls (a name would display in another order than it is stored); the length cap holds.
 import { describe, expect, it } from 'vitest';
-import { KEY_NAME_MAX, parseKeyForm } from '@/lib/settings/key-form';
+import { KEY_NAME_MAX, KEY_NOTE_MAX, parseKeyDetailsForm, parseKeyForm } from '@/lib/settings/key-form';
 
 const CONTROL_MESSAGE = 'The name must not contain control characters, such as line breaks or tabs.';
 const DIRECTION_MESSAGE = 'The name must not contain text-direction controls (such as U+202E), which make it display in another order.';
@@ -47,5 +47,34 @@ describe('parseKeyForm: the name', () => {
   it('keeps letters of any script, emoji and punctuation', () => {
     const name = 'Looker Studio — Zürich 東京 📊 (v2)';
     expect(parseKeyForm(withName(name))).toEqual({ request: { name, scopes: ['ads:read'], clientIds: null, expiresAt: null } });
+  });
+});
+
+describe('parseKeyDetailsForm: rename and note', () => {
+  const details = (name: string, note?: string) => {
+    const form = new FormData();
+    form.append('name', name);
+    if (note !== undefined) form.append('note', note);
+    return form;
+  };
+
+  it('trims both, and reads an empty or missing note as none', () => {
+    expect(parseKeyDetailsForm(details('  Looker  ', '  Used by the Monday report. '))).toEqual({ change: { name: 'Looker', note: 'Used by the Monday report.' } });
+    expect(parseKeyDetailsForm(details('Looker', '   '))).toEqual({ change: { name: 'Looker', note: null } });
+    expect(parseKeyDetailsForm(details('Looker'))).toEqual({ change: { name: 'Looker', note: null } });
+  });
+
+  it(`takes a note of ${KEY_NOTE_MAX} characters and refuses one more`, () => {
+    expect(parseKeyDetailsForm(details('Looker', 'n'.repeat(KEY_NOTE_MAX)))).toEqual({ change: { name: 'Looker', note: 'n'.repeat(KEY_NOTE_MAX) } });
+    expect(parseKeyDetailsForm(details('Looker', 'n'.repeat(KEY_NOTE_MAX + 1)))).toEqual({ errors: { note: `At most ${KEY_NOTE_MAX} characters.` } });
+  });
+
+  it('refuses control and text-direction characters in the note, and reports the name and the note together', () => {
+    expect(parseKeyDetailsForm(details('Looker', 'line one\nline two'))).toEqual({
+      errors: { note: 'The note must not contain control characters, such as line breaks or tabs.' },
+    });
+    expect(parseKeyDetailsForm(details('', 'Backup\u202Etxt.exe'))).toEqual({
+      errors: { name: 'Give the key a name.', note: 'The note must not contain text-direction controls (such as U+202E), which make it display in another order.' },
+    });
   });
 });

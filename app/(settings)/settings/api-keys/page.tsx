@@ -27,7 +27,7 @@ const SCOPE_TEXT: Record<Scope, Omit<ScopeOption, 'value'>> = {
 };
 const SCOPE_OPTIONS: ScopeOption[] = SCOPES.map((value) => ({ value, ...SCOPE_TEXT[value] }));
 
-const STATUS_LABEL = { active: 'Active', expired: 'Expired', revoked: 'Revoked' } as const;
+const STATUS_LABEL = { active: 'Active', retiring: 'Retiring', retired: 'Retired', expired: 'Expired', revoked: 'Revoked' } as const;
 
 /** The filter box's text is only compared, never stored; longer text could match no key anyway. */
 const FILTER_MAX = 100;
