@@ -2,7 +2,9 @@ import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { signOutAction } from '@/app/login/actions';
 import { CSRF_FIELD, currentSession } from '@/lib/session/current';
+import { recentSignInSecondsLeft } from '@/lib/session/recent-sign-in';
 import { SettingsNav } from './settings-nav';
+import { SudoProvider } from './sudo';
 import './settings.css';
 
 /**
@@ -28,7 +30,11 @@ export default async function SettingsLayout({ children }: { children: ReactNode
       </header>
       <div className="frame">
         <SettingsNav />
-        <main className="content" id="content">{children}</main>
+        <main className="content" id="content">
+          <SudoProvider secondsLeft={recentSignInSecondsLeft(session)} csrfField={CSRF_FIELD} csrfToken={session.csrfToken}>
+            {children}
+          </SudoProvider>
+        </main>
       </div>
     </div>
   );

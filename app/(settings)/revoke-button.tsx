@@ -2,6 +2,7 @@
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useFormStatus } from 'react-dom';
 import { keepTabInside } from './focus-trap';
+import { useSudoGuard } from './sudo';
 
 interface Props {
   /** The thing's id, sent as `idField`. */
@@ -26,6 +27,7 @@ interface Props {
  */
 export function RevokeButton({ id, idField, label, title, children, confirmLabel, action, csrfField, csrfToken, resultId }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const guard = useSudoGuard();
   const titleId = `revoke-title-${id}`;
   return (
     <>
@@ -36,7 +38,7 @@ export function RevokeButton({ id, idField, label, title, children, confirmLabel
         <h2 id={titleId}>{title}</h2>
         <p>{children}</p>
         {/* The server action itself, so that the form also has its fields without a script. */}
-        <form action={action} className="dialog-actions">
+        <form action={action} onSubmit={guard} className="dialog-actions">
           <FocusWhenDone dialog={dialog} resultId={resultId} />
           <input type="hidden" name={csrfField} value={csrfToken} />
           <input type="hidden" name={idField} value={id} />

@@ -41,6 +41,11 @@ export interface AuditEntry {
   /** The key's name at the time of the event (kept in `details`, so it outlives the key). */
   targetName: string | null;
   targetPrefix: string | null;
+  /** A rotation: the key it replaced, and when that key stops working. */
+  rotatedFromPrefix: string | null;
+  retiresAt: Date | null;
+  /** A rename: the name before. */
+  previousName: string | null;
   createdAt: Date;
 }
 
@@ -60,6 +65,8 @@ export async function listAuditEvents(orgId: string, targetType: AuditTargetType
   });
   return rows.map((row) => {
     const targetName = detail(row.details, 'name');
+    const previousName = detail(row.details, 'previousName');
+    const retiresAt = detail(row.details, 'retiresAt');
     return {
       id: row.id,
       action: row.action,
@@ -67,6 +74,9 @@ export async function listAuditEvents(orgId: string, targetType: AuditTargetType
       fromCommandLine: detail(row.details, 'createdVia') === 'cli',
       targetName: targetName === null ? null : displayName(targetName),
       targetPrefix: detail(row.details, 'prefix'),
+      rotatedFromPrefix: detail(row.details, 'rotatedFromPrefix'),
+      retiresAt: retiresAt === null ? null : new Date(retiresAt),
+      previousName: previousName === null || previousName === targetName ? null : displayName(previousName),
       createdAt: row.createdAt,
     };
   });

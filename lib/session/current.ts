@@ -11,7 +11,8 @@ import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { appUrl } from '../app-url';
 import { isSameOriginRequest } from './origin';
-import { LOGIN_PATH, safeReturnTo, signInPathReturningTo } from './return-to';
+import { isRecentSignIn } from './recent-sign-in';
+import { LOGIN_PATH, RETURN_TO_FIELD, safeReturnTo, signInPathReturningTo } from './return-to';
 import { deleteSession, findSession, type Session, type SessionMembership } from './sessions';
 import { csrfTokenFor, isValidCsrfToken } from './tokens';
 
@@ -21,6 +22,8 @@ export const CSRF_FIELD = 'csrf_token';
 export { LOGIN_PATH };
 /** Where a signed-in user lands. */
 export const SETTINGS_HOME = '/settings/api-keys';
+/** The page that asks for the password again (sudo mode) when a sensitive action finds it too old. */
+export const CONFIRM_ACCESS_PATH = '/settings/confirm-access';
 
 export interface CurrentSession extends Session {
   /** The value every state-changing form of this session must carry in CSRF_FIELD. */
@@ -103,6 +106,24 @@ export async function adminActionSession(formData: FormData): Promise<(CurrentSe
 export async function signInAgainPath(): Promise<string> {
   const referer = URL.parse((await headers()).get('referer') ?? '');
   return signInPathReturningTo(safeReturnTo(referer?.pathname), 'expired');
+}
+
+/** The cookie's session token, for the one change that needs it (confirming the password of this very session). */
+export async function currentSessionToken(): Promise<string | null> {
+  return (await cookies()).get(SESSION_COOKIE)?.value ?? null;
+}
+
+/**
+ * Sudo mode for a sensitive server action (create, rotate or revoke a key, revoke connected apps),
+ * run after its session checks: when the session's password was proved longer ago than
+ * SUDO_MAX_AGE_MINUTES, nothing is done and the browser goes to the password page, which returns to
+ * the page the form was on. The pages ask for the password before posting (SudoProvider); this is the
+ * server's own check, whatever a page did.
+ */
+export async function requireRecentSignIn(session: Session): Promise<void> {
+  if (isRecentSignIn(session)) return;
+  const back = safeReturnTo(URL.parse((await headers()).get('referer') ?? '')?.pathname);
+  redirect(back ? `${CONFIRM_ACCESS_PATH}?${new URLSearchParams({ [RETURN_TO_FIELD]: back })}` : CONFIRM_ACCESS_PATH);
 }
 
 /** What every state-changing server action runs first: actionSession, and the sign-in page when the session has ended. */

@@ -28,6 +28,8 @@ export interface Session {
   user: SessionUser;
   membership: SessionMembership | null;
   expiresAt: Date;
+  /** When the password was last proved in this session: at sign-in, and on each confirmation (sudo mode). */
+  authenticatedAt: Date;
 }
 
 /**
@@ -71,7 +73,13 @@ export async function findSession(token: string, now = new Date()): Promise<Sess
     user: { id: row.user.id, email: row.user.email, name: row.user.name },
     membership: first ? { orgId: first.orgId, orgName: first.org.name, role: first.role } : null,
     expiresAt: row.expiresAt,
+    authenticatedAt: row.authenticatedAt,
   };
+}
+
+/** Records that the session's person has just proved the password again (see confirmPassword). */
+export async function markSessionAuthenticated(token: string, now = new Date()): Promise<void> {
+  await prisma().dashboardSession.updateMany({ where: { tokenHash: hashSessionToken(token) }, data: { authenticatedAt: now } });
 }
 
 export async function deleteSession(token: string): Promise<void> {

@@ -6,7 +6,7 @@ import { prisma } from '../db';
 import { isPlainText, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from './credential-caps';
 import { checkPassword } from './passwords';
-import { createSession } from './sessions';
+import { createSession, markSessionAuthenticated, type SessionUser } from './sessions';
 import { signInThrottle, type SignInThrottle } from './throttle';
 
 export type SignInFieldErrors = { email?: string; password?: string };
@@ -61,4 +61,33 @@ export async function signIn(
   if (!user || !passwordOk) return { kind: 'invalid' };
   await throttle.succeeded(admission);
   return { kind: 'signed_in', ...(await createSession(user)) };
+}
+
+export type ConfirmResult =
+  | { kind: 'confirmed' }
+  | { kind: 'malformed'; error: string }
+  | { kind: 'invalid' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Sudo mode's password check for a signed-in session: the sign-in's rules (the same throttle windows,
+ * counted as attempts on the account, and refused before the password is checked), and on success the
+ * session's `authenticated_at` is now.
+ */
+export async function confirmPassword(
+  input: { token: string; user: Pick<SessionUser, 'id'>; password: string; address: string | null },
+  throttle: SignInThrottle = signInThrottle(),
+): Promise<ConfirmResult> {
+  if (!input.password) return { kind: 'malformed', error: 'Enter your password.' };
+  if (input.password.length > PASSWORD_MAX_LENGTH) return { kind: 'malformed', error: `A password has at most ${PASSWORD_MAX_LENGTH.toLocaleString('en')} characters.` };
+  if (!isPlainText(input.password)) return { kind: 'malformed', error: `The password ${PLAIN_TEXT_MESSAGE}.` };
+  const user = await prisma().user.findUnique({ where: { id: input.user.id }, select: { id: true, passwordHash: true } });
+  const admission = await throttle.begin(`user:${input.user.id}`, input.address);
+  if (admission.kind === 'refused') return { kind: 'throttled', retryAfterSeconds: Math.ceil(admission.retryAfterMs / 1000) };
+  if (admission.slowDownMs > 0) await sleep(admission.slowDownMs);
+  const passwordOk = await checkPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !passwordOk) return { kind: 'invalid' };
+  await throttle.succeeded(admission);
+  await markSessionAuthenticated(input.token);
+  return { kind: 'confirmed' };
 }

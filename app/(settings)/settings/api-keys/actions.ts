@@ -1,13 +1,14 @@
 'use server';
-// Key creation and revocation. Each runs the admin action checks (Origin, session, CSRF token, admin
-// role) before reading the form: a member or a forged post changes nothing.
+// Key creation, rotation, editing and revocation. Each runs the admin action checks (Origin, session,
+// CSRF token, admin role) before reading the form: a member or a forged post changes nothing. Creating,
+// rotating and revoking also need a recently proved password (sudo mode: requireRecentSignIn).
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { InvalidKeyRequest } from '@/lib/auth/api-keys';
-import { adminActionSession, authorizeAdminAction, SETTINGS_HOME } from '@/lib/session/current';
+import { InvalidKeyRequest, isRotationOverlap } from '@/lib/auth/api-keys';
+import { adminActionSession, authorizeAdminAction, requireRecentSignIn, SETTINGS_HOME } from '@/lib/session/current';
 import { signInPathReturningTo } from '@/lib/session/return-to';
-import { createOrgApiKey, revokeOrgApiKey } from '@/lib/settings/api-keys';
-import { parseKeyForm, type KeyFormErrors } from '@/lib/settings/key-form';
+import { createOrgApiKey, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/settings/api-keys';
+import { parseKeyDetailsForm, parseKeyForm, type KeyDetailsErrors, type KeyFormErrors } from '@/lib/settings/key-form';
 
 export interface KeyFormValues {
   name: string;
@@ -49,6 +50,7 @@ export async function createKeyAction(_previous: CreateKeyState, formData: FormD
       signInAgain: signInPathReturningTo(SETTINGS_HOME, 'expired'),
     };
   }
+  await requireRecentSignIn(session);
   const parsed = parseKeyForm(formData);
   if ('errors' in parsed) return { errors: parsed.errors, values: submittedValues(formData) };
   try {
@@ -64,8 +66,49 @@ export async function createKeyAction(_previous: CreateKeyState, formData: FormD
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
   const session = await authorizeAdminAction(formData);
+  await requireRecentSignIn(session);
   const keyId = z.uuid().safeParse(formData.get('keyId'));
   // An unknown, foreign or already revoked key id changes nothing; the list shows the truth.
   if (keyId.success) await revokeOrgApiKey({ userId: session.user.id, orgId: session.membership.orgId }, keyId.data);
   revalidatePath(SETTINGS_HOME);
+}
+
+export interface RotateKeyState {
+  error?: string;
+  /** The successor: returned once, shown like a new key. */
+  created?: { id: string; name: string; key: string };
+}
+
+export async function rotateKeyAction(_previous: RotateKeyState, formData: FormData): Promise<RotateKeyState> {
+  const session = await authorizeAdminAction(formData);
+  await requireRecentSignIn(session);
+  const keyId = z.uuid().safeParse(formData.get('keyId'));
+  const overlap = formData.get('overlap');
+  if (!isRotationOverlap(overlap)) return { error: 'Choose how long the old key keeps working.' };
+  if (!keyId.success) return { error: 'There is no active key to rotate: it may have been revoked, have expired or have retired.' };
+  try {
+    const rotated = await rotateOrgApiKey({ userId: session.user.id, orgId: session.membership.orgId }, keyId.data, overlap);
+    revalidatePath(SETTINGS_HOME);
+    return { created: { id: rotated.id, name: rotated.name, key: rotated.key } };
+  } catch (error) {
+    // Revoked, expired, retired or rotated meanwhile (another tab, another admin), or the cap.
+    if (error instanceof InvalidKeyRequest) return { error: error.message };
+    throw error;
+  }
+}
+
+export interface EditKeyState {
+  errors?: KeyDetailsErrors & { form?: string };
+  /** Set on each save, so that the dialog closes once per save. */
+  savedAt?: number;
+}
+
+export async function editKeyAction(_previous: EditKeyState, formData: FormData): Promise<EditKeyState> {
+  const session = await authorizeAdminAction(formData);
+  const keyId = z.uuid().safeParse(formData.get('keyId'));
+  const parsed = parseKeyDetailsForm(formData);
+  if ('errors' in parsed) return { errors: parsed.errors };
+  const saved = keyId.success && (await updateOrgApiKey({ userId: session.user.id, orgId: session.membership.orgId }, keyId.data, parsed.change));
+  revalidatePath(SETTINGS_HOME);
+  return saved ? { savedAt: Date.now() } : { errors: { form: 'There is no such key in your organisation.' } };
 }

@@ -5,6 +5,7 @@ import { createKeyAction, type CreateKeyState } from './actions';
 import { useKeyFormDraft } from './key-form-draft';
 import { ClientPicker, ExpiryField, NameField, ScopePicker, type ExpiryOptions, type ScopeOption } from './key-form-fields';
 import { NewKeyDialog } from './new-key-dialog';
+import { useSudoGuard } from '../../sudo';
 
 interface Props {
   csrfField: string;
@@ -69,6 +70,7 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, 
   const form = useFirstErrorFocus(state);
   const draft = useKeyFormDraft(state, INITIAL_STATE);
   const [errors, onChange] = useCurrentErrors(state);
+  const guard = useSudoGuard();
   const values = draft ?? state.values;
   return (
     <>
@@ -77,6 +79,7 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, 
         key={draft ? 'restored' : 'form'}
         ref={form}
         action={formAction}
+        onSubmit={guard}
         onChange={onChange}
         className="stack"
         aria-describedby={errors.form ? 'key-form-error' : undefined}

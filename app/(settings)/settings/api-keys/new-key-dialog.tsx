@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react
 import { useFormStatus } from 'react-dom';
 import { keepTabInside } from '../../focus-trap';
 import { revokeKeyAction } from './actions';
+import { useSudoGuard } from '../../sudo';
 
 export interface CreatedKey {
   id: string;
@@ -91,6 +92,7 @@ interface DiscardStepProps {
  * show it as working.
  */
 function DiscardStep({ keyId, csrf, backButton, onBack, onDiscarded }: DiscardStepProps) {
+  const guard = useSudoGuard();
   async function discard(formData: FormData) {
     await revokeKeyAction(formData);
     onDiscarded();
@@ -102,7 +104,7 @@ function DiscardStep({ keyId, csrf, backButton, onBack, onDiscarded }: DiscardSt
         Discarding revokes the key at once: nothing can use it, and it cannot be shown again. If you have stored it, go back
         and choose “I have stored the key”.
       </p>
-      <form action={discard} className="dialog-actions">
+      <form action={discard} onSubmit={guard} className="dialog-actions">
         <input type="hidden" name={csrf.field} value={csrf.token} />
         <input type="hidden" name="keyId" value={keyId} />
         <button ref={backButton} type="button" className="button primary" onClick={onBack}>Back to the key</button>

@@ -5,10 +5,11 @@ import { SCOPES } from '@/lib/contract/scopes';
 import { CSRF_FIELD, isAdmin, requireSession, SETTINGS_HOME } from '@/lib/session/current';
 import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
 import { listAuditEvents } from '@/lib/audit/events';
-import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, todayUtc } from '@/lib/settings/key-form';
+import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, KEY_NOTE_MAX, todayUtc } from '@/lib/settings/key-form';
 import { listOrgAdmins } from '@/lib/settings/members';
 import { toolCallCounts, type CallCount } from '@/lib/usage/tool-calls';
 import { CreateKeyForm } from './create-key-form';
+import { EditKeyButton, RotateKeyButton } from './key-row-actions';
 import type { ScopeOption } from './key-form-fields';
 import { RevokeButton } from '../../revoke-button';
 import { revokeKeyAction } from './actions';
@@ -44,6 +45,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   const filter = (Array.isArray(q) ? q[0] : q)?.trim().slice(0, FILTER_MAX) ?? '';
   const shown = filterKeys(keys, filter);
   const now = new Date();
+  const apiUrl = `${appUrl()}/api/v1/me`;
   const expiry = { today: todayUtc(now), presets: EXPIRY_PRESET_DAYS.map((days) => ({ days, until: <When at={new Date(dayAfter(days, now))} dayOnly empty="" /> })) };
   return (
     <div className="page">
@@ -65,7 +67,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           clients={clients}
           nameMax={KEY_NAME_MAX}
           expiry={expiry}
-          apiUrl={`${appUrl()}/api/v1/me`}
+          apiUrl={apiUrl}
         />
       </section>
 
@@ -81,7 +83,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
             {shown.length === 0 ? (
               <p className="muted" role="status">No key matches “{filter}”.</p>
             ) : (
-              <KeyTable keys={shown} calls={calls.byKey} csrfToken={session.csrfToken} />
+              <KeyTable keys={shown} calls={calls.byKey} csrfToken={session.csrfToken} apiUrl={apiUrl} />
             )}
           </>
         )}
@@ -103,7 +105,7 @@ function KeyFilter({ value }: { value: string }) {
       <input id="key-filter" name="q" type="search" defaultValue={value} maxLength={FILTER_MAX} aria-describedby="key-filter-hint" />
       <button type="submit" className="button">Filter</button>
       {value && <a href="/settings/api-keys" className="clear">Show all keys</a>}
-      <p id="key-filter-hint" className="hint">By name, prefix, scope, client or status (active, expired, revoked).</p>
+      <p id="key-filter-hint" className="hint">By name, note, prefix, scope, client or status (active, retiring, retired, expired, revoked).</p>
     </form>
   );
 }
@@ -114,7 +116,8 @@ function createdBy(key: KeyListItem): string {
   return key.createdVia === 'cli' ? 'from the command line' : 'by a former member';
 }
 
-function KeyTable({ keys, calls, csrfToken }: { keys: KeyListItem[]; calls: Map<string, CallCount>; csrfToken: string }) {
+function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; calls: Map<string, CallCount>; csrfToken: string; apiUrl: string }) {
+  const csrf = { field: CSRF_FIELD, token: csrfToken };
   return (
     // Wide tables scroll inside this box, never the page; on narrow screens each key is a card.
     <div className="table-box" role="region" aria-label="Key table, scrolls sideways when wide" tabIndex={0}>
@@ -135,10 +138,12 @@ function KeyTable({ keys, calls, csrfToken }: { keys: KeyListItem[]; calls: Map<
       </thead>
       <tbody>
         {keys.map((key) => (
-          <tr key={key.id} data-key-id={key.id} className={key.status === 'active' ? undefined : 'inactive'}>
+          <tr key={key.id} data-key-id={key.id} className={key.status === 'active' || key.status === 'retiring' ? undefined : 'inactive'}>
             <Cell label="Name" focusId={`key-${key.id}`}>
               <span className="key-name">{key.name}</span>
               <code className="prefix">{key.prefix}…</code>
+              {key.note && <span className="by key-note">{key.note}</span>}
+              {key.rotatedFrom && <span className="by">rotated from <code>{key.rotatedFrom.prefix}…</code></span>}
             </Cell>
             <Cell label="Scopes">
               <ul className="tags">{key.scopes.map((scope) => <li key={scope}>{scope}</li>)}</ul>
@@ -160,9 +165,16 @@ function KeyTable({ keys, calls, csrfToken }: { keys: KeyListItem[]; calls: Map<
                   <When at={key.revokedAt} empty="" /> by {key.revokedByName ?? 'a former member'}
                 </span>
               )}
+              {key.replacedBy && !key.revokedAt && (
+                <span className="by">
+                  replaced by <code>{key.replacedBy.prefix}…</code> · {key.status === 'retiring' ? 'retires' : 'retired'} at <When at={key.replacedBy.retiresAt} empty="" />
+                </span>
+              )}
             </Cell>
             <td className="actions">
-              {key.status === 'active' && (
+              {key.status === 'active' && <RotateKeyButton keyId={key.id} name={key.name} prefix={key.prefix} csrf={csrf} apiUrl={apiUrl} />}
+              <EditKeyButton keyId={key.id} name={key.name} note={key.note} nameMax={KEY_NAME_MAX} noteMax={KEY_NOTE_MAX} csrf={csrf} />
+              {(key.status === 'active' || key.status === 'retiring') && (
                 <RevokeButton
                   id={key.id}
                   idField="keyId"

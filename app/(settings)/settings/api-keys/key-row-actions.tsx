@@ -1,0 +1,153 @@
+'use client';
+// A key row's Rotate and Edit, each a modal dialog with its own form. Rotating shows the successor
+// once, in the new-key dialog; editing renames the key and sets its note.
+import { useActionState, useEffect, useRef } from 'react';
+import { useFormStatus } from 'react-dom';
+import { keepTabInside } from '../../focus-trap';
+import { useSudoGuard } from '../../sudo';
+import { editKeyAction, rotateKeyAction, type EditKeyState, type RotateKeyState } from './actions';
+import { FieldError } from './key-form-fields';
+import { NewKeyDialog } from './new-key-dialog';
+
+interface Csrf {
+  field: string;
+  token: string;
+}
+
+const OVERLAP_CHOICES = [
+  { value: 'now', label: 'Stop it now', hint: 'Requests with the old key are refused at once.' },
+  { value: '1h', label: '1 hour', hint: '' },
+  { value: '24h', label: '24 hours', hint: '' },
+  { value: '7d', label: '7 days', hint: '' },
+] as const;
+
+interface RotateProps {
+  keyId: string;
+  name: string;
+  prefix: string;
+  csrf: Csrf;
+  apiUrl: string;
+}
+
+export function RotateKeyButton({ keyId, name, prefix, csrf, apiUrl }: RotateProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, action] = useActionState<RotateKeyState, FormData>(rotateKeyAction, {});
+  const guard = useSudoGuard();
+  useEffect(() => {
+    if (state.created) dialog.current?.close();
+  }, [state.created]);
+  const titleId = `rotate-title-${keyId}`;
+  return (
+    <>
+      <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Rotate ${name}`}>
+        Rotate
+      </button>
+      <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onKeyDown={keepTabInside}>
+        <h2 id={titleId}>Rotate “{name}”?</h2>
+        <p>
+          A new key with the same name, scopes, clients and expiry replaces <code>{prefix}…</code>. It is shown once. The old key keeps
+          working until the overlap you choose ends, then every request with it is refused with 401.
+        </p>
+        <form action={action} onSubmit={guard} className="stack">
+          <input type="hidden" name={csrf.field} value={csrf.token} />
+          <input type="hidden" name="keyId" value={keyId} />
+          {state.error && <p className="form-error" role="alert">{state.error}</p>}
+          <fieldset className="field">
+            <legend>The old key keeps working for</legend>
+            <div className="choices">
+              {OVERLAP_CHOICES.map((choice) => (
+                <label key={choice.value} className="choice compact">
+                  <input type="radio" name="overlap" value={choice.value} defaultChecked={choice.value === '24h'} />
+                  <span>
+                    <span className="choice-label">{choice.label}</span>
+                    {choice.hint && <span className="hint">{choice.hint}</span>}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => dialog.current?.close()}>Cancel</button>
+            <SubmitButton label="Rotate key" pendingLabel="Rotating…" />
+          </div>
+        </form>
+      </dialog>
+      {state.created && <NewKeyDialog key={state.created.id} created={state.created} apiUrl={apiUrl} csrf={csrf} />}
+    </>
+  );
+}
+
+function SubmitButton({ label, pendingLabel }: { label: string; pendingLabel: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <button type="submit" className="button primary" disabled={pending}>
+      {pending ? pendingLabel : label}
+    </button>
+  );
+}
+
+interface EditProps {
+  keyId: string;
+  name: string;
+  note: string | null;
+  nameMax: number;
+  noteMax: number;
+  csrf: Csrf;
+}
+
+export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: EditProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [state, action] = useActionState<EditKeyState, FormData>(editKeyAction, {});
+  useEffect(() => {
+    if (state.savedAt) dialog.current?.close();
+  }, [state.savedAt]);
+  const id = (field: string) => `edit-${field}-${keyId}`;
+  const errors = state.errors ?? {};
+  return (
+    <>
+      <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Edit ${name}`}>
+        Edit
+      </button>
+      <dialog ref={dialog} className="dialog" aria-labelledby={id('title')} onKeyDown={keepTabInside}>
+        <h2 id={id('title')}>Edit “{name}”</h2>
+        {/* Keyed by the name and note: after a save elsewhere the fields start from what is stored. */}
+        <form key={`${name}\n${note ?? ''}`} action={action} className="stack">
+          <input type="hidden" name={csrf.field} value={csrf.token} />
+          <input type="hidden" name="keyId" value={keyId} />
+          {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
+          <div className="field">
+            <label htmlFor={id('name')}>Name</label>
+            <p id={id('name-hint')} className="hint">At most {nameMax} characters.</p>
+            <input
+              id={id('name')}
+              name="name"
+              type="text"
+              required
+              defaultValue={name}
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={errors.name ? `${id('name-hint')} ${id('name-error')}` : id('name-hint')}
+            />
+            <FieldError id={id('name-error')} message={errors.name} />
+          </div>
+          <div className="field">
+            <label htmlFor={id('note')}>Note (optional)</label>
+            <p id={id('note-hint')} className="hint">Where the key is deployed, who to ask about it. One line, at most {noteMax} characters.</p>
+            <input
+              id={id('note')}
+              name="note"
+              type="text"
+              defaultValue={note ?? ''}
+              aria-invalid={errors.note ? true : undefined}
+              aria-describedby={errors.note ? `${id('note-hint')} ${id('note-error')}` : id('note-hint')}
+            />
+            <FieldError id={id('note-error')} message={errors.note} />
+          </div>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => dialog.current?.close()}>Cancel</button>
+            <SubmitButton label="Save" pendingLabel="Saving…" />
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
