@@ -48,9 +48,9 @@ export function SudoProvider({ secondsLeft, csrfField, csrfToken, children }: Pr
 
   function onConfirmed(seconds: number) {
     deadline.current = Date.now() + seconds * 1000;
-    dialog.current?.close();
     const next = resume.current;
     resume.current = null;
+    dialog.current?.close();
     next?.();
   }
 

@@ -45,7 +45,9 @@ export async function createSession(user: { id: string; passwordHash: string }, 
     prisma().dashboardSession.deleteMany({
       where: { userId: user.id, OR: [{ expiresAt: { lte: now } }, { passwordFingerprint: { not: fingerprint } }] },
     }),
-    prisma().dashboardSession.create({ data: { userId: user.id, tokenHash: hashSessionToken(token), passwordFingerprint: fingerprint, expiresAt } }),
+    prisma().dashboardSession.create({
+      data: { userId: user.id, tokenHash: hashSessionToken(token), passwordFingerprint: fingerprint, expiresAt, authenticatedAt: now },
+    }),
   ]);
   return { token, expiresAt };
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { InvalidKeyRequest } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey } from '@/lib/settings/api-keys';
+import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/settings/api-keys';
 import { listAuditEvents } from '@/lib/audit/events';
 import { parseKeyForm } from '@/lib/settings/key-form';
 import { api } from '../support/api';
@@ -298,5 +298,43 @@ describe('parseKeyForm', () => {
     expect(parseKeyForm(form([['name', 'Bot'], ['scopes', 'ads:read'], ['clientAccess', 'all'], ['expiry', 'date'], ['expiresOn', '2026-11-21']]), now)).toEqual({
       errors: { expiresOn: 'Choose today or a later day.' },
     });
+  });
+});
+
+describe('rotateOrgApiKey and updateOrgApiKey', () => {
+  it('treat another organisation’s key as absent and change nothing of it', async () => {
+    const actor = await admin(mainOrg.id);
+    const foreign = await createOrgApiKey(await admin(otherOrg.id), { name: 'Foreign key', scopes: ['ads:read'], clientIds: null, expiresAt: null });
+    await expect(rotateOrgApiKey(actor, foreign.id, '1h')).rejects.toThrow(
+      new InvalidKeyRequest('There is no active key to rotate: it may have been revoked, have expired or have retired.'),
+    );
+    expect(await updateOrgApiKey(actor, foreign.id, { name: 'Taken over', note: null })).toBe(false);
+    expect(await sql('SELECT name, retires_at FROM api_keys WHERE id = $1', [foreign.id])).toEqual([{ name: 'Foreign key', retires_at: null }]);
+    expect(await sql('SELECT 1 FROM api_keys WHERE rotated_from_id = $1', [foreign.id])).toHaveLength(0);
+  });
+
+  it('list the rotation on both keys, with the statuses retiring and then retired', async () => {
+    const actor = await admin(mainOrg.id);
+    const old = await createOrgApiKey(actor, { name: 'Listed rotation', scopes: ['ads:read'], clientIds: null, expiresAt: null });
+    const rotated = await rotateOrgApiKey(actor, old.id, '7d');
+    const listed = await listApiKeys(mainOrg.id);
+    const oldItem = listed.find((k) => k.id === old.id)!;
+    const newItem = listed.find((k) => k.id === rotated.id)!;
+    expect(oldItem).toMatchObject({ status: 'retiring', replacedBy: { id: rotated.id, prefix: rotated.prefix, retiresAt: rotated.retiring.retiresAt }, rotatedFrom: null });
+    expect(newItem).toMatchObject({ status: 'active', rotatedFrom: { id: old.id, prefix: old.prefix }, replacedBy: null, name: 'Listed rotation' });
+    const later = await listApiKeys(mainOrg.id, new Date(rotated.retiring.retiresAt.getTime() + 1));
+    expect(later.find((k) => k.id === old.id)!.status).toBe('retired');
+    expect(filterKeys(listed, 'listed retiring').map((k) => k.id)).toEqual([old.id]);
+  });
+
+  it('records a rename once, with the name before, and records nothing for a save that changes nothing', async () => {
+    const actor = await admin(mainOrg.id);
+    const key = await createOrgApiKey(actor, { name: 'Before rename', scopes: ['ads:read'], clientIds: null, expiresAt: null });
+    expect(await updateOrgApiKey(actor, key.id, { name: 'After rename', note: 'Deployed on the reporting server.' })).toBe(true);
+    expect(await updateOrgApiKey(actor, key.id, { name: 'After rename', note: 'Deployed on the reporting server.' })).toBe(true);
+    const events = await sql<{ actor_id: string; details: unknown }>("SELECT actor_id, details FROM audit_events WHERE target_id = $1 AND action = 'api_key.updated'", [key.id]);
+    expect(events).toEqual([{ actor_id: actor.userId, details: { name: 'After rename', prefix: key.prefix, previousName: 'Before rename', noteChanged: true } }]);
+    const entry = (await listAuditEvents(mainOrg.id, 'api_key', 50)).find((e) => e.action === 'api_key.updated' && e.targetPrefix === key.prefix)!;
+    expect(entry).toMatchObject({ targetName: 'After rename', previousName: 'Before rename', rotatedFromPrefix: null, retiresAt: null });
   });
 });

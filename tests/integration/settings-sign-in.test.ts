@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from '@/lib/db';
 import { MemoryFailureLog } from '@/lib/session/failure-log';
 import { SESSION_LIFETIME_MS, deleteSession, findSession } from '@/lib/session/sessions';
-import { signIn } from '@/lib/session/sign-in';
+import { confirmPassword, signIn } from '@/lib/session/sign-in';
 import { MAX_KEYS_IN_PROCESS, SIGN_IN_RULES, SignInThrottle } from '@/lib/session/throttle';
 
 const PASSWORD = 'demo-password';
@@ -50,6 +50,8 @@ describe('signIn', () => {
       user: { id: expected.user_id, email, name: expected.name },
       membership: { orgId: expected.org_id, orgName: expected.org_name, role: expected.role },
       expiresAt,
+      // The password was proved at sign-in.
+      authenticatedAt: new Date(expiresAt.getTime() - SESSION_LIFETIME_MS),
     });
   });
 
@@ -271,5 +273,37 @@ describe('a password change', () => {
       [createHash('sha256').update(token).digest('hex')],
     );
     expect(rows).toEqual([{ matches: true }]);
+  });
+});
+
+describe('confirmPassword (sudo mode)', () => {
+  const authenticatedAt = async (token: string) =>
+    (await sql<{ at: Date }>('SELECT authenticated_at AS at FROM dashboard_sessions WHERE token_hash = $1', [createHash('sha256').update(token).digest('hex')]))[0]!.at;
+
+  it('moves the session’s authenticated_at to now on the right password, and leaves it on a wrong one', async () => {
+    const { token } = await signedIn('admin@demo.agency');
+    const user = { id: (await person('admin@demo.agency')).user_id };
+    await sql("UPDATE dashboard_sessions SET authenticated_at = now() - interval '1 hour' WHERE token_hash = $1", [createHash('sha256').update(token).digest('hex')]);
+    const old = await authenticatedAt(token);
+    const throttle = SignInThrottle.inProcess();
+    expect(await confirmPassword({ token, user, password: 'wrong', address: '192.0.2.40' }, throttle)).toEqual({ kind: 'invalid' });
+    expect(await authenticatedAt(token)).toEqual(old);
+    expect(await confirmPassword({ token, user, password: '', address: '192.0.2.40' }, throttle)).toEqual({ kind: 'malformed', error: 'Enter your password.' });
+    const before = Date.now();
+    expect(await confirmPassword({ token, user, password: PASSWORD, address: '192.0.2.40' }, throttle)).toEqual({ kind: 'confirmed' });
+    expect((await authenticatedAt(token)).getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect((await findSession(token))!.authenticatedAt).toEqual(await authenticatedAt(token));
+  });
+
+  it('counts in the sign-in throttle: after 5 failures from an address, even the right password is refused there', async () => {
+    const { token } = await signedIn('member@demo.agency');
+    const user = { id: (await person('member@demo.agency')).user_id };
+    const throttle = SignInThrottle.inProcess();
+    for (let i = 0; i < SIGN_IN_RULES.accountAddress.maxFailures; i++) {
+      expect(await confirmPassword({ token, user, password: `wrong-${i}`, address: '192.0.2.41' }, throttle)).toEqual({ kind: 'invalid' });
+    }
+    expect(await confirmPassword({ token, user, password: PASSWORD, address: '192.0.2.41' }, throttle)).toMatchObject({ kind: 'throttled' });
+    // The same windows as /login: the sign-in form is refused there too.
+    expect(await signIn({ email: 'member@demo.agency', password: PASSWORD, address: '192.0.2.41' }, throttle)).toMatchObject({ kind: 'throttled' });
   });
 });

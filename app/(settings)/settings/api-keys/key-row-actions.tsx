@@ -22,6 +22,8 @@ const OVERLAP_CHOICES = [
 ] as const;
 
 interface RotateProps {
+  /** False once the key is retiring (or gone): no button. The component stays, keeping the successor's dialog open. */
+  canRotate: boolean;
   keyId: string;
   name: string;
   prefix: string;
@@ -29,7 +31,7 @@ interface RotateProps {
   apiUrl: string;
 }
 
-export function RotateKeyButton({ keyId, name, prefix, csrf, apiUrl }: RotateProps) {
+export function RotateKeyButton({ canRotate, keyId, name, prefix, csrf, apiUrl }: RotateProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [state, action] = useActionState<RotateKeyState, FormData>(rotateKeyAction, {});
   const guard = useSudoGuard();
@@ -39,9 +41,11 @@ export function RotateKeyButton({ keyId, name, prefix, csrf, apiUrl }: RotatePro
   const titleId = `rotate-title-${keyId}`;
   return (
     <>
-      <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Rotate ${name}`}>
-        Rotate
-      </button>
+      {canRotate && (
+        <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Rotate ${name}`}>
+          Rotate
+        </button>
+      )}
       <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onKeyDown={keepTabInside}>
         <h2 id={titleId}>Rotate “{name}”?</h2>
         <p>

@@ -172,7 +172,7 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
               )}
             </Cell>
             <td className="actions">
-              {key.status === 'active' && <RotateKeyButton keyId={key.id} name={key.name} prefix={key.prefix} csrf={csrf} apiUrl={apiUrl} />}
+              <RotateKeyButton canRotate={key.status === 'active'} keyId={key.id} name={key.name} prefix={key.prefix} csrf={csrf} apiUrl={apiUrl} />
               <EditKeyButton keyId={key.id} name={key.name} note={key.note} nameMax={KEY_NAME_MAX} noteMax={KEY_NOTE_MAX} csrf={csrf} />
               {(key.status === 'active' || key.status === 'retiring') && (
                 <RevokeButton
