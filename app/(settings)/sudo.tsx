@@ -5,7 +5,7 @@
 // as it was. The server actions check the same rule themselves (requireRecentSignIn).
 import { createContext, useActionState, useContext, useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { RETURN_TO_FIELD } from '@/lib/session/return-to';
-import { PASSWORD_MAX_LENGTH } from '@/lib/session/credential-caps';
+import { PasswordInput } from '@/app/login/password-input';
 import { keepTabInside } from './focus-trap';
 import { confirmPasswordAction, type ConfirmPasswordState } from './confirm-password-action';
 
@@ -108,15 +108,7 @@ export function PasswordConfirmForm({ csrfField, csrfToken, returnTo, onConfirme
       {state.error && <p className="form-error" role="alert">{state.error}</p>}
       <div className="field">
         <label htmlFor="sudo-password">Password</label>
-        <input
-          id="sudo-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          aria-invalid={state.error ? true : undefined}
-        />
+        <PasswordInput id="sudo-password" invalid={Boolean(state.error)} />
       </div>
       <div className="dialog-actions">
         {onCancel && <button type="button" className="button" onClick={onCancel} disabled={pending}>Cancel</button>}

@@ -1,7 +1,8 @@
 'use client';
 import { useActionState, useEffect, useState } from 'react';
 import { RETURN_TO_FIELD } from '@/lib/session/return-to';
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '@/lib/session/credential-caps';
+import { EMAIL_MAX_LENGTH } from '@/lib/session/credential-caps';
+import { PasswordInput } from './password-input';
 import { signInAction, type SignInState } from './actions';
 
 /** `returnTo`: where to go after signing in (already checked by safeReturnTo), else the settings. */
@@ -33,16 +34,7 @@ export function LoginForm({ returnTo }: { returnTo: string | null }) {
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          aria-invalid={state.fieldErrors?.password ? true : undefined}
-          aria-describedby={state.fieldErrors?.password ? 'password-error' : undefined}
-        />
+        <PasswordInput id="password" invalid={Boolean(state.fieldErrors?.password)} describedBy={state.fieldErrors?.password ? 'password-error' : undefined} />
         {state.fieldErrors?.password && <p id="password-error" className="field-error">{state.fieldErrors.password}</p>}
       </div>
       <button type="submit" className="button primary" disabled={pending}>
