@@ -214,7 +214,8 @@ test('sudo mode is the server’s rule: a revoke posted with an old sign-in chan
   await signIn(page, ADMIN.email);
   const key = await createKey(page, 'Server sudo bot');
   const { id } = await keyRow(key);
-  const revokeFields = await serverActionFields(page, `tr[data-key-id="${id}"] dialog form`);
+  // The revoke dialog's form (the rotate dialog's comes first in the row).
+  const revokeFields = await serverActionFields(page, `tr[data-key-id="${id}"] dialog form.dialog-actions`);
   await ageSignIn(context, 16);
 
   // Posted as the page's own form would be, skipping the page's password dialog.

@@ -1,7 +1,7 @@
 'use client';
 // A key row's Rotate and Edit, each a modal dialog with its own form. Rotating shows the successor
 // once, in the new-key dialog; editing renames the key and sets its note.
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState, useEffect, useRef, useState } from 'react';
 import { useFormStatus } from 'react-dom';
 import { keepTabInside } from '../../focus-trap';
 import { useSudoGuard } from '../../sudo';
@@ -102,6 +102,11 @@ interface EditProps {
 export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: EditProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [state, action] = useActionState<EditKeyState, FormData>(editKeyAction, {});
+  // The fields exist only while the dialog is open: a Name box per row would stand beside the create form's.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
   useEffect(() => {
     if (state.savedAt) dialog.current?.close();
   }, [state.savedAt]);
@@ -109,13 +114,13 @@ export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: Edi
   const errors = state.errors ?? {};
   return (
     <>
-      <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Edit ${name}`}>
+      <button type="button" className="button quiet" onClick={() => setOpen(true)} aria-label={`Edit ${name}`}>
         Edit
       </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={id('title')} onKeyDown={keepTabInside}>
+      <dialog ref={dialog} className="dialog" aria-labelledby={id('title')} onKeyDown={keepTabInside} onClose={() => setOpen(false)}>
         <h2 id={id('title')}>Edit “{name}”</h2>
         {/* Keyed by the name and note: after a save elsewhere the fields start from what is stored. */}
-        <form key={`${name}\n${note ?? ''}`} action={action} className="stack">
+        {open && <form key={`${name}\n${note ?? ''}`} action={action} className="stack">
           <input type="hidden" name={csrf.field} value={csrf.token} />
           <input type="hidden" name="keyId" value={keyId} />
           {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
@@ -150,7 +155,7 @@ export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: Edi
             <button type="button" className="button" onClick={() => dialog.current?.close()}>Cancel</button>
             <SubmitButton label="Save" pendingLabel="Saving…" />
           </div>
-        </form>
+        </form>}
       </dialog>
     </>
   );
