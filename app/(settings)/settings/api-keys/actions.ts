@@ -99,6 +99,8 @@ export async function rotateKeyAction(_previous: RotateKeyState, formData: FormD
 
 export interface EditKeyState {
   errors?: KeyDetailsErrors & { form?: string };
+  /** What was submitted, so that a refused form keeps its input (React resets a form after its action). */
+  values?: { name: string; note: string };
   /** Set on each save, so that the dialog closes once per save. */
   savedAt?: number;
 }
@@ -107,7 +109,7 @@ export async function editKeyAction(_previous: EditKeyState, formData: FormData)
   const session = await authorizeAdminAction(formData);
   const keyId = z.uuid().safeParse(formData.get('keyId'));
   const parsed = parseKeyDetailsForm(formData);
-  if ('errors' in parsed) return { errors: parsed.errors };
+  if ('errors' in parsed) return { errors: parsed.errors, values: { name: String(formData.get('name') ?? ''), note: String(formData.get('note') ?? '') } };
   const saved = keyId.success && (await updateOrgApiKey({ userId: session.user.id, orgId: session.membership.orgId }, keyId.data, parsed.change));
   revalidatePath(SETTINGS_HOME);
   return saved ? { savedAt: Date.now() } : { errors: { form: 'There is no such key in your organisation.' } };

@@ -132,7 +132,7 @@ export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: Edi
               name="name"
               type="text"
               required
-              defaultValue={name}
+              defaultValue={state.values?.name ?? name}
               aria-invalid={errors.name ? true : undefined}
               aria-describedby={errors.name ? `${id('name-hint')} ${id('name-error')}` : id('name-hint')}
             />
@@ -145,7 +145,7 @@ export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: Edi
               id={id('note')}
               name="note"
               type="text"
-              defaultValue={note ?? ''}
+              defaultValue={state.values?.note ?? note ?? ''}
               aria-invalid={errors.note ? true : undefined}
               aria-describedby={errors.note ? `${id('note-hint')} ${id('note-error')}` : id('note-hint')}
             />
