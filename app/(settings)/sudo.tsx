@@ -3,7 +3,7 @@
 // calls `useSudoGuard()` as its onSubmit. While the session's password is recent it posts at once;
 // otherwise the post waits, a dialog asks for the password, and once it is confirmed the form is sent
 // as it was. The server actions check the same rule themselves (requireRecentSignIn).
-import { createContext, useActionState, useContext, useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { createContext, useActionState, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { RETURN_TO_FIELD } from '@/lib/session/return-to';
 import { PasswordInput } from '@/app/login/password-input';
 import { keepTabInside } from './focus-trap';
@@ -32,6 +32,11 @@ export function SudoProvider({ secondsLeft, csrfField, csrfToken, children }: Pr
   const deadline = useRef(0);
   const dialog = useRef<HTMLDialogElement>(null);
   const resume = useRef<(() => void) | null>(null);
+  // The dialog's form exists only while it is open: the password page's own form is then the only one.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
   // By this page's clock, from when the server's count arrived: the two clocks need not agree.
   useEffect(() => {
     deadline.current = Date.now() + secondsLeft * 1000;
@@ -43,7 +48,7 @@ export function SudoProvider({ secondsLeft, csrfField, csrfToken, children }: Pr
     const form = event.currentTarget;
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     resume.current = () => form.requestSubmit(submitter instanceof HTMLElement && submitter.closest('form') === form ? submitter : undefined);
-    dialog.current?.showModal();
+    setOpen(true);
   };
 
   function onConfirmed(seconds: number) {
@@ -57,25 +62,36 @@ export function SudoProvider({ secondsLeft, csrfField, csrfToken, children }: Pr
   return (
     <SudoContext.Provider value={guard}>
       {children}
-      <SudoDialog dialog={dialog} csrfField={csrfField} csrfToken={csrfToken} onConfirmed={onConfirmed} onCancel={() => (resume.current = null)} />
+      <SudoDialog
+        dialog={dialog}
+        open={open}
+        csrfField={csrfField}
+        csrfToken={csrfToken}
+        onConfirmed={onConfirmed}
+        onClosed={() => {
+          resume.current = null;
+          setOpen(false);
+        }}
+      />
     </SudoContext.Provider>
   );
 }
 
 interface DialogProps {
   dialog: RefObject<HTMLDialogElement | null>;
+  open: boolean;
   csrfField: string;
   csrfToken: string;
   onConfirmed: (secondsLeft: number) => void;
-  onCancel: () => void;
+  onClosed: () => void;
 }
 
-function SudoDialog({ dialog, csrfField, csrfToken, onConfirmed, onCancel }: DialogProps) {
+function SudoDialog({ dialog, open, csrfField, csrfToken, onConfirmed, onClosed }: DialogProps) {
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="sudo-title" aria-describedby="sudo-text" onKeyDown={keepTabInside} onClose={onCancel}>
+    <dialog ref={dialog} className="dialog" aria-labelledby="sudo-title" aria-describedby="sudo-text" onKeyDown={keepTabInside} onClose={onClosed}>
       <h2 id="sudo-title">Confirm your password</h2>
       <p id="sudo-text">You are about to change who can read your organisation’s data. Enter your password to continue.</p>
-      <PasswordConfirmForm csrfField={csrfField} csrfToken={csrfToken} onConfirmed={onConfirmed} onCancel={() => dialog.current?.close()} />
+      {open && <PasswordConfirmForm csrfField={csrfField} csrfToken={csrfToken} onConfirmed={onConfirmed} onCancel={() => dialog.current?.close()} />}
     </dialog>
   );
 }
