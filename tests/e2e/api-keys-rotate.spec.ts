@@ -239,7 +239,7 @@ test('sudo mode is the server’s rule: a revoke posted with an old sign-in chan
   await expect(page.getByRole('heading', { name: 'Confirm your password' })).toBeVisible();
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'confirm-access-page');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page).toHaveURL(/\/settings\/api-keys$/);
   expect(Date.now() - (await sessionAuthenticatedAt(context)).getTime()).toBeLessThan(60_000);
