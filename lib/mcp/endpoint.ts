@@ -16,6 +16,7 @@ import { verifyAccessToken } from '../oauth/verify';
 import { toApiError } from '../operations/failures';
 import { admit, countWithoutCredential, type Door } from '../operations/gate';
 import { problemResponse } from '../operations/problems';
+import { TOOL_OPERATIONS } from './catalogue';
 import { McpCall, registerTools } from './tools';
 
 export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
@@ -87,15 +88,41 @@ async function credential(request: Request): Promise<AuthContext> {
   }
 }
 
-/** How many tool calls a request's JSON-RPC body carries: a batch may carry several. */
-function toolCallsIn(body: string): number {
+interface JsonRpcMessage {
+  method?: unknown;
+  params?: { name?: unknown } | null;
+}
+
+/** The JSON-RPC messages of a request's body (a batch may carry several); none when it is not JSON (the handler answers a parse error). */
+function messagesIn(body: string): (JsonRpcMessage | null)[] {
   try {
     const parsed: unknown = JSON.parse(body);
-    const messages = Array.isArray(parsed) ? parsed : [parsed];
-    return messages.filter((message) => (message as { method?: unknown } | null)?.method === 'tools/call').length;
+    return (Array.isArray(parsed) ? parsed : [parsed]) as (JsonRpcMessage | null)[];
   } catch {
-    return 0; // not JSON: the handler answers a JSON-RPC parse error
+    return [];
   }
+}
+
+const TOOL_NAMES = new Set(TOOL_OPERATIONS.map((operation) => operation.tool!.name));
+/** The JSON-RPC methods the request log names; any other (the caller chooses) is `other`, so the charts stay bounded. */
+const LOGGED_METHODS = new Set(['initialize', 'notifications/initialized', 'ping', 'server/discover', 'tools/list', 'tools/call', 'prompts/list', 'resources/list']);
+
+/**
+ * What the request log and the usage charts call an MCP request: `mcp:<tool>` for one tool call,
+ * `mcp:<method>` for another message, `mcp:batch` for several; and the tools it called. Names that are
+ * not ours are logged as `unknown tool` and `other`, never as the caller wrote them.
+ */
+export function describeMcpRequest(messages: (JsonRpcMessage | null)[]): { endpoint: string; tool: string | null } {
+  const toolOf = (message: JsonRpcMessage | null) => {
+    const name = message?.params?.name;
+    return typeof name === 'string' && TOOL_NAMES.has(name) ? name : 'unknown tool';
+  };
+  const tools = messages.filter((message) => message?.method === 'tools/call').map(toolOf);
+  const tool = tools.length > 0 ? tools.join(', ') : null;
+  if (messages.length !== 1) return { endpoint: messages.length === 0 ? 'mcp:other' : 'mcp:batch', tool };
+  const method = messages[0]?.method;
+  if (method === 'tools/call') return { endpoint: `mcp:${tools[0]}`, tool };
+  return { endpoint: `mcp:${typeof method === 'string' && LOGGED_METHODS.has(method) ? method : 'other'}`, tool };
 }
 
 /**
@@ -144,11 +171,13 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     );
   }
   const { request, body } = bounded;
+  const messages = request.method === 'POST' ? messagesIn(body) : [];
   const door: Door = {
     credential,
     noun: 'credential',
     // One unit per tool call (each call of a batch counts); a request without any takes one.
-    calls: (request) => (request.method === 'POST' ? toolCallsIn(body) : 0),
+    calls: () => messages.filter((message) => message?.method === 'tools/call').length,
+    describe: () => describeMcpRequest(messages),
   };
   const admitted = await admit(request, door, requestId, cors);
   if (admitted instanceof Response) return admitted;
@@ -162,9 +191,9 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
       resourceMetadataUrl: protectedResourceMetadataUrl(),
       extra: { call: new McpCall(admitted, request) },
     };
-    return withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers });
+    return admitted.answered(withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers }));
   } catch (error) {
-    return problemResponse(toApiError(error, requestId), headers);
+    return admitted.answered(problemResponse(toApiError(error, requestId), headers));
   }
 }
 
