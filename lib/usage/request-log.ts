@@ -66,7 +66,7 @@ export const REQUEST_COUNTS_RETENTION_DAYS = 90;
 const PATH_MAX = 512;
 const QUERY_MAX = 1_024;
 
-export const REDACTED = '[redacted]';
+export const REDACTED = 'REDACTED';
 
 export interface RequestLogSettings {
   enabled: boolean;
@@ -102,7 +102,7 @@ function redactedValue(value: string): string {
 
 /**
  * The path and query of a request as the log keeps them: a path segment or a parameter value that
- * looks like a credential, and every value of a parameter named like one, replaced by `[redacted]`;
+ * looks like a credential, and every value of a parameter named like one, replaced by `REDACTED`;
  * a parameter name that holds a key is itself replaced. Both are cut to a bounded length.
  */
 export function redactUrl(url: string): { path: string; query: string } {
