@@ -14,6 +14,7 @@ import { KEY_PREFIX, KEY_PATTERN, hashKey } from '../auth/api-keys';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
+import { displayName } from '../text/plain-text';
 
 /** What the gate knows of a request once it is answered. */
 export interface RequestRecord {
@@ -342,6 +343,8 @@ export interface RequestLogEntry {
   requestId: string;
   apiKeyId: string | null;
   grantId: string | null;
+  /** The key's name, or the connected app's. */
+  caller: string;
 }
 
 export interface RequestLogPage {
@@ -394,14 +397,18 @@ export async function requestLogPage(scope: RequestScope, filter: RequestLogFilt
   const after = decodeCursor(cursor);
   if (after) conditions.push(`(created_at, id) < (${params.add(after.at)}::timestamptz, ${params.add(after.id)}::bigint)`);
   const rows = await sql<RequestLogEntry>(
-    `SELECT id::text, created_at AS at, method, path, query, endpoint, tool, status, duration_ms AS "durationMs",
-            client_address AS "clientAddress", rate_remaining AS "rateRemaining", rate_limited AS "rateLimited",
-            request_id AS "requestId", api_key_id AS "apiKeyId", grant_id AS "grantId"
-       FROM request_log WHERE ${conditions.join(' AND ')}
-      ORDER BY created_at DESC, id DESC LIMIT ${params.add(limit + 1)}`,
+    `SELECT r.id::text, r.created_at AS at, r.method, r.path, r.query, r.endpoint, r.tool, r.status, r.duration_ms AS "durationMs",
+            r.client_address AS "clientAddress", r.rate_remaining AS "rateRemaining", r.rate_limited AS "rateLimited",
+            r.request_id AS "requestId", r.api_key_id AS "apiKeyId", r.grant_id AS "grantId",
+            coalesce(k.name, g.client_name, CASE WHEN r.api_key_id IS NULL THEN 'a revoked app' ELSE 'a deleted key' END) AS caller
+       FROM (SELECT * FROM request_log WHERE ${conditions.join(' AND ')}
+              ORDER BY created_at DESC, id DESC LIMIT ${params.add(limit + 1)}) r
+       LEFT JOIN api_keys k ON k.id = r.api_key_id
+       LEFT JOIN oauth_payloads g ON g.model = 'Grant' AND g.id = r.grant_id
+      ORDER BY r.created_at DESC, r.id DESC`,
     params.values,
   );
-  const entries = rows.slice(0, limit);
+  const entries = rows.slice(0, limit).map((row) => ({ ...row, caller: displayName(row.caller) }));
   return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null };
 }
 

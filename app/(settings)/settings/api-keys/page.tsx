@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { appUrl } from '@/lib/app-url';
 import type { Scope } from '@/lib/contract/scopes';
 import { SCOPES } from '@/lib/contract/scopes';
@@ -102,7 +103,7 @@ function KeyFilter({ value }: { value: string }) {
       <label htmlFor="key-filter">Filter keys</label>
       <input id="key-filter" name="q" type="search" defaultValue={value} maxLength={FILTER_MAX} aria-describedby="key-filter-hint" />
       <button type="submit" className="button">Filter</button>
-      {value && <a href="/settings/api-keys" className="clear">Show all keys</a>}
+      {value && <Link href="/settings/api-keys" className="clear">Show all keys</Link>}
       <p id="key-filter-hint" className="hint">By name, prefix, scope, client or status (active, expired, revoked).</p>
     </form>
   );
@@ -139,6 +140,7 @@ function KeyTable({ keys, calls, csrfToken }: { keys: KeyListItem[]; calls: Map<
             <Cell label="Name" focusId={`key-${key.id}`}>
               <span className="key-name">{key.name}</span>
               <code className="prefix">{key.prefix}…</code>
+              <Link href={`/settings/api-keys/${key.id}`} className="by" aria-label={`Requests and usage of ${key.name}`}>Requests and usage</Link>
             </Cell>
             <Cell label="Scopes">
               <ul className="tags">{key.scopes.map((scope) => <li key={scope}>{scope}</li>)}</ul>
