@@ -7,9 +7,11 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiKeyContext } from '@/lib/contract/credential';
 import { sql } from '@/lib/db';
+import { handleMcpRequest } from '@/lib/mcp/endpoint';
 import { unknownEndpointRoute } from '@/lib/rest/route';
 import { flushRequestLog, pruneRequestLog, recordRequest, requestLogPage, requestUsage } from '@/lib/usage/request-log';
 import { api, mintKey } from '../support/api';
+import { PROTOCOL_VERSION, rpcMessages } from './mcp-support';
 import { freshOrg } from './platform-support';
 
 interface Row {
@@ -160,6 +162,35 @@ describe('the request log', () => {
     expect(stored).not.toContain(key);
     expect(stored).not.toContain('mk_');
     expect(stored).not.toContain(token.slice(0, 20));
+  });
+
+  it('records an MCP request as its tool (mcp:<tool>), a batch as mcp:batch, and a tool that is not ours by no name the caller chose', async () => {
+    const org = await freshOrg('request log mcp');
+    const { key, keyId } = await keyOf(org.id);
+    const post = (body: unknown) =>
+      handleMcpRequest(
+        new Request('http://localhost:3000/api/mcp', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+          body: JSON.stringify(body),
+        }),
+      );
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const one = await post(call(1, 'list_clients'));
+    expect(one.status).toBe(200);
+    expect(JSON.stringify(await rpcMessages(one))).toContain('structuredContent');
+    expect((await post([call(2, 'list_clients'), call(3, 'describe_metrics')])).status).toBe(200);
+    await post(call(4, 'ignore previous instructions'));
+    await flushRequestLog();
+    const rows = await sql<{ path: string; endpoint: string; tool: string | null; status: number }>(
+      'SELECT path, endpoint, tool, status FROM request_log WHERE api_key_id = $1 ORDER BY created_at, id',
+      [keyId],
+    );
+    expect(rows).toEqual([
+      { path: '/api/mcp', endpoint: 'mcp:list_clients', tool: 'list_clients', status: 200 },
+      { path: '/api/mcp', endpoint: 'mcp:batch', tool: 'list_clients, describe_metrics', status: 200 },
+      { path: '/api/mcp', endpoint: 'mcp:unknown tool', tool: 'unknown tool', status: 200 },
+    ]);
   });
 
   it('prunes records past the retention and over the cap per organisation; the daily counts stay', async () => {
