@@ -1,0 +1,96 @@
+// npm run bench:request-log [-- --no-build] [-- --requests 20000] [-- --rounds 4]
+// What the request log costs a request (docs/performance/round-12.md): two production servers on the
+// same build and database, one with REQUEST_LOG=on (the default) and one with REQUEST_LOG=off, loaded
+// in alternating rounds with the same requests (autocannon at c=8, as the bench does), so that the
+// machine's background load weighs on both alike. Cases: /api/v1/me (the smallest answer, where a
+// fixed cost per request shows most) and an ads overview answered from the response cache (the warm
+// path). It also counts the rows the log wrote, to show that every request was recorded.
+// The database is created (migrated, demo data at scale `tiny`) when it does not exist yet.
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { closeDb, sql } from '@/lib/db';
+import { applyMigrations } from '@/prisma/migrate';
+import { seedDatabase } from '@/prisma/seed';
+import { ADMIN_URL, databaseUrl } from '../support/database';
+import { mintKeyPool } from './keys';
+import { runAlternating, runLoad, type LoadResult } from './load';
+import { buildServer, startServer } from './server';
+
+const { values } = parseArgs({
+  options: {
+    'no-build': { type: 'boolean', default: false },
+    requests: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '4' },
+  },
+});
+const REQUESTS = Number(values.requests);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = 8;
+const DATABASE = 'metrics_bench_request_log';
+const PORTS = { on: 3196, off: 3195 } as const;
+
+const started = performance.now();
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+async function ensureDatabase(): Promise<string> {
+  const url = databaseUrl(DATABASE);
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE])).rowCount === 1;
+  if (!exists) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+  if (!exists) {
+    log(`creating ${DATABASE}: migrations and demo data (scale tiny)`);
+    await applyMigrations(url);
+    await seedDatabase(url, { scale: 'tiny', seed: 7, endDate: '2026-06-30' });
+  }
+  return url;
+}
+
+function line(name: string, on: LoadResult, off: LoadResult): string {
+  const fmt = (r: LoadResult) => `${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}`;
+  const change = ((on.requestsPerSecond / off.requestsPerSecond - 1) * 100).toFixed(1);
+  return `${name}\n  log on : ${fmt(on)}\n  log off: ${fmt(off)}\n  throughput with the log on: ${change} %`;
+}
+
+async function main(): Promise<void> {
+  const url = await ensureDatabase();
+  process.env.DATABASE_URL = url;
+  if (!values['no-build']) await buildServer(url, log);
+  const [org] = await sql<{ id: string }>('SELECT id FROM organizations ORDER BY created_at, id LIMIT 1');
+  const cases = [
+    { name: 'GET /api/v1/me', path: '/api/v1/me' },
+    { name: 'GET /api/v1/ads/overview, 30 days (response cache on)', path: '/api/v1/ads/overview?from=2026-06-01&to=2026-06-30' },
+  ];
+  // Both servers' warm-up and every case's requests, each key below its limit (tests/bench/keys.ts).
+  const keys = await mintKeyPool(org!.id, 2 * (cases.length * REQUESTS + 2 * 400) + 1_000, log);
+  const servers = {
+    on: await startServer(url, PORTS.on, 'warm', log, { REQUEST_LOG: 'on' }),
+    off: await startServer(url, PORTS.off, 'warm', log, { REQUEST_LOG: 'off' }),
+  };
+  try {
+    for (const server of Object.values(servers)) {
+      await runLoad({ baseUrl: server.url, path: '/api/v1/me', connections: CONNECTIONS, amount: 400, keys });
+      await runLoad({ baseUrl: server.url, path: cases[1]!.path, connections: CONNECTIONS, amount: 400, keys });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = Number((await sql<{ n: string }>('SELECT count(*) AS n FROM request_log'))[0]!.n);
+    const lines: string[] = [];
+    for (const benchCase of cases) {
+      const load = (server: { url: string }) => ({ baseUrl: server.url, path: benchCase.path, connections: CONNECTIONS, amount: REQUESTS, keys });
+      log(`${benchCase.name}: ${REQUESTS} requests each, c=${CONNECTIONS}, ${ROUNDS} alternating rounds`);
+      const [on, off] = await runAlternating(load(servers.on), load(servers.off), ROUNDS);
+      lines.push(line(benchCase.name, on, off));
+      log(lines.at(-1)!);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const after = Number((await sql<{ n: string }>('SELECT count(*) AS n FROM request_log'))[0]!.n);
+    console.log(`\n${lines.join('\n')}\nrows the log wrote during the cases: ${after - before} (the log-on server answered ${cases.length * REQUESTS} requests)`);
+  } finally {
+    await servers.on.stop();
+    await servers.off.stop();
+    await closeDb();
+  }
+}
+
+await main();
