@@ -15,18 +15,13 @@ import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
 import { displayName } from '../text/plain-text';
+import { batchQueue } from './batch-queue';
 
-/** What the gate knows of a request once it is answered. */
-export interface RequestRecord {
-  /** The credential that was admitted, or null when the request was refused before one was. */
-  auth: AuthContext | null;
-  /** The raw Authorization header of a refused request: only a key's hash is kept, to find the key. */
-  authorization?: string | null;
-  method: string;
-  url: string;
+/** What a record says of the answer, as the gate gives it and the log keeps it. */
+interface AnswerFacts {
   /** What the usage charts group by (see RequestLogEntry.endpoint in schema.prisma). */
   endpoint: string;
-  tool?: string | null;
+  tool: string | null;
   status: number;
   durationMs: number;
   clientAddress: string | null;
@@ -35,7 +30,18 @@ export interface RequestRecord {
   requestId: string;
 }
 
-interface PendingRow {
+/** What the gate knows of a request once it is answered. */
+export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
+  /** The credential that was admitted, or null when the request was refused before one was. */
+  auth: AuthContext | null;
+  /** The raw Authorization header of a refused request: only a key's hash is kept, to find the key. */
+  authorization?: string | null;
+  method: string;
+  url: string;
+  tool?: string | null;
+}
+
+interface PendingRow extends AnswerFacts {
   orgId: string | null;
   apiKeyId: string | null;
   keyHash: string | null;
@@ -45,14 +51,6 @@ interface PendingRow {
   method: string;
   /** The request's URL as it came: redacted when the batch is written, off the request path. */
   url: string;
-  endpoint: string;
-  tool: string | null;
-  status: number;
-  durationMs: number;
-  clientAddress: string | null;
-  rateRemaining: number | null;
-  rateLimited: boolean;
-  requestId: string;
 }
 
 /** A batch is written a second after its first record at the latest, or at once when it is full. */
@@ -121,21 +119,18 @@ export function redactUrl(url: string): { path: string; query: string } {
   return { path, query: query.toString().slice(0, QUERY_MAX) };
 }
 
-interface Recorder {
-  pending: PendingRow[];
-  timer: NodeJS.Timeout | null;
-  flushing: Promise<void> | null;
-  dropped: number;
-  prunedAt: number;
+/** What pruning remembers between batches, shared by every bundle of the process (see batch-queue.ts). */
+interface Pruning {
+  at: number;
   /** Organisations written to since the last prune: only these can be over the cap. */
   touched: Set<string>;
 }
 
-const globalForRequestLog = globalThis as unknown as { metricsRequestLog?: Recorder };
+const globalForRequestLog = globalThis as unknown as { metricsRequestLogPruning?: Pruning };
 
-function recorder(): Recorder {
-  globalForRequestLog.metricsRequestLog ??= { pending: [], timer: null, flushing: null, dropped: 0, prunedAt: Date.now(), touched: new Set() };
-  return globalForRequestLog.metricsRequestLog;
+function pruning(): Pruning {
+  globalForRequestLog.metricsRequestLogPruning ??= { at: Date.now(), touched: new Set() };
+  return globalForRequestLog.metricsRequestLogPruning;
 }
 
 /** The hash of the key a refused request's Authorization header names, if it names one. */
@@ -155,8 +150,7 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
   const { auth } = record;
   const keyHash = auth ? null : presentedKeyHash(record.authorization);
   if (!auth && !keyHash) return;
-  const state = recorder();
-  state.pending.push({
+  requestQueue.push({
     orgId: auth?.orgId ?? null,
     apiKeyId: auth?.kind === 'api_key' ? auth.keyId : null,
     keyHash,
@@ -174,17 +168,6 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
     rateLimited: record.rateLimited,
     requestId: record.requestId,
   });
-  if (state.pending.length > MAX_PENDING) {
-    const excess = state.pending.length - MAX_PENDING;
-    state.pending.splice(0, excess);
-    if (state.dropped === 0) console.warn('[request-log] the database is not keeping up; dropping the oldest unwritten request records');
-    state.dropped += excess;
-  }
-  if (state.pending.length >= BATCH_SIZE) void flushRequestLog();
-  else if (!state.timer) {
-    state.timer = setTimeout(() => void flushRequestLog(), FLUSH_AFTER_MS);
-    state.timer.unref();
-  }
 }
 
 // One statement per batch, the same text whatever its size (prepared once per connection): the rows
@@ -245,40 +228,28 @@ async function writeBatch(rows: PendingRow[]): Promise<void> {
       row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId,
     ];
     values.forEach((value, i) => columns[i]!.push(value));
-    if (row.orgId) recorder().touched.add(row.orgId);
+    if (row.orgId) pruning().touched.add(row.orgId);
   }
   await sql(WRITE_BATCH, columns);
 }
 
+const requestQueue = batchQueue<PendingRow>({
+  name: 'request-log',
+  records: 'request records',
+  flushAfterMs: FLUSH_AFTER_MS,
+  batchSize: BATCH_SIZE,
+  maxPending: MAX_PENDING,
+  flushWhenFull: true,
+  write: writeBatch,
+  async afterFlush() {
+    if (Date.now() - pruning().at <= PRUNE_EVERY_MS) return;
+    await pruneRequestLog().catch((error: Error) => console.warn(`[request-log] pruning failed: ${error.message}`));
+  },
+});
+
 /** Writes every queued record now (tests and the server's shutdown call it; otherwise the timer does), and prunes when due. */
-export async function flushRequestLog(): Promise<void> {
-  const state = recorder();
-  if (state.timer) clearTimeout(state.timer);
-  state.timer = null;
-  while (state.flushing) await state.flushing;
-  state.flushing = (async () => {
-    while (state.pending.length > 0) {
-      const batch = state.pending.splice(0, BATCH_SIZE);
-      try {
-        await writeBatch(batch);
-      } catch (error) {
-        // A record is worth less than the database's time: log it and let the batch go.
-        console.warn(`[request-log] could not record ${batch.length} requests: ${(error as Error).message}`);
-      }
-    }
-    if (state.dropped > 0) {
-      console.warn(`[request-log] ${state.dropped} request records were dropped while the database was not keeping up`);
-      state.dropped = 0;
-    }
-    if (Date.now() - state.prunedAt > PRUNE_EVERY_MS) {
-      await pruneRequestLog().catch((error: Error) => console.warn(`[request-log] pruning failed: ${error.message}`));
-    }
-  })();
-  try {
-    await state.flushing;
-  } finally {
-    state.flushing = null;
-  }
+export function flushRequestLog(): Promise<void> {
+  return requestQueue.flush();
 }
 
 /**
@@ -287,8 +258,8 @@ export async function flushRequestLog(): Promise<void> {
  * `orgIds` (tests) names the organisations to hold to the cap; by default those written to since the last prune.
  */
 export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
-  const state = recorder();
-  state.prunedAt = Date.now();
+  const state = pruning();
+  state.at = Date.now();
   const { retentionDays, maxRowsPerOrg } = requestLogSettings();
   const capped = orgIds ?? [...state.touched];
   state.touched = new Set();
@@ -327,20 +298,12 @@ export interface RequestLogFilter {
   requestId?: string;
 }
 
-export interface RequestLogEntry {
+export interface RequestLogEntry extends AnswerFacts {
   id: string;
   at: Date;
   method: string;
   path: string;
   query: string;
-  endpoint: string;
-  tool: string | null;
-  status: number;
-  durationMs: number;
-  clientAddress: string | null;
-  rateRemaining: number | null;
-  rateLimited: boolean;
-  requestId: string;
   apiKeyId: string | null;
   grantId: string | null;
   /** The key's name, or the connected app's. */

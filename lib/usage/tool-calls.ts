@@ -7,6 +7,7 @@ import type { AuthContext } from '../contract/credential';
 import { sql } from '../db';
 import { canonicalJson } from '../text/canonical-json';
 import { displayName } from '../text/plain-text';
+import { batchQueue } from './batch-queue';
 
 export interface ToolCallRecord {
   auth: AuthContext;
@@ -39,21 +40,6 @@ export const TOOL_CALL_RETENTION_DAYS = 90;
 /** How often a process deletes records past their retention (an index range delete). */
 const PRUNE_EVERY_MS = 60 * 60_000;
 
-interface Recorder {
-  pending: PendingRow[];
-  timer: NodeJS.Timeout | null;
-  flushing: Promise<void> | null;
-  dropped: number;
-  prunedAt: number;
-}
-
-const globalForToolCalls = globalThis as unknown as { mcpToolCallRecorder?: Recorder };
-
-function recorder(): Recorder {
-  globalForToolCalls.mcpToolCallRecorder ??= { pending: [], timer: null, flushing: null, dropped: 0, prunedAt: 0 };
-  return globalForToolCalls.mcpToolCallRecorder;
-}
-
 /**
  * How many rows an answer carried: the length of `data` when it is a list (clients), else of the
  * longest list in it (entities, posts, campaigns, daily series), else 1 (a summary object).
@@ -73,8 +59,7 @@ export function argumentsHash(args: unknown): string {
 
 /** Queues one call's record; it is written within half a second. */
 export function recordToolCall(call: ToolCallRecord, now = new Date()): void {
-  const state = recorder();
-  state.pending.push({
+  toolCallQueue.push({
     orgId: call.auth.orgId,
     apiKeyId: call.auth.kind === 'api_key' ? call.auth.keyId : null,
     grantId: call.auth.kind === 'oauth_grant' ? call.auth.grantId : null,
@@ -85,13 +70,6 @@ export function recordToolCall(call: ToolCallRecord, now = new Date()): void {
     outcome: call.outcome,
     at: now,
   });
-  if (state.pending.length > MAX_PENDING) {
-    const excess = state.pending.length - MAX_PENDING;
-    state.pending.splice(0, excess);
-    if (state.dropped === 0) console.warn('[tool-calls] the database is not keeping up; dropping the oldest unwritten tool-call records');
-    state.dropped += excess;
-  }
-  state.timer ??= setTimeout(() => void flushToolCalls(), FLUSH_AFTER_MS);
 }
 
 async function writeBatch(rows: PendingRow[]): Promise<void> {
@@ -108,33 +86,25 @@ async function writeBatch(rows: PendingRow[]): Promise<void> {
   );
 }
 
+let prunedAt = 0;
+
+const toolCallQueue = batchQueue<PendingRow>({
+  name: 'tool-calls',
+  records: 'tool-call records',
+  flushAfterMs: FLUSH_AFTER_MS,
+  batchSize: BATCH_SIZE,
+  maxPending: MAX_PENDING,
+  write: writeBatch,
+  async afterFlush() {
+    if (Date.now() - prunedAt <= PRUNE_EVERY_MS) return;
+    prunedAt = Date.now();
+    await sql(`DELETE FROM mcp_tool_calls WHERE created_at < now() - make_interval(days => $1)`, [TOOL_CALL_RETENTION_DAYS]).catch(() => undefined);
+  },
+});
+
 /** Writes every queued record now (tests and shutdown call it; otherwise the timer does). */
-export async function flushToolCalls(): Promise<void> {
-  const state = recorder();
-  if (state.timer) clearTimeout(state.timer);
-  state.timer = null;
-  await state.flushing;
-  state.flushing = (async () => {
-    while (state.pending.length > 0) {
-      const batch = state.pending.splice(0, BATCH_SIZE);
-      try {
-        await writeBatch(batch);
-      } catch (error) {
-        // A record is worth less than the database's time: log it and let the batch go.
-        console.warn(`[tool-calls] could not record ${batch.length} tool calls: ${(error as Error).message}`);
-      }
-    }
-    if (state.dropped > 0) {
-      console.warn(`[tool-calls] ${state.dropped} tool-call records were dropped while the database was not keeping up`);
-      state.dropped = 0;
-    }
-    if (Date.now() - state.prunedAt > PRUNE_EVERY_MS) {
-      state.prunedAt = Date.now();
-      await sql(`DELETE FROM mcp_tool_calls WHERE created_at < now() - make_interval(days => $1)`, [TOOL_CALL_RETENTION_DAYS]).catch(() => undefined);
-    }
-  })();
-  await state.flushing;
-  state.flushing = null;
+export function flushToolCalls(): Promise<void> {
+  return toolCallQueue.flush();
 }
 
 export interface CallCount {
