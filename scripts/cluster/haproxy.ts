@@ -45,6 +45,9 @@ frontend balancer
 
 backend instances
     balance roundrobin
+    # Which instance answered (its INSTANCE_ID, as /api/health names it): for the tests and for
+    # anyone following a request through the cluster.
+    http-response set-header X-Cluster-Instance %s
     option httpchk GET /api/health/ready
     http-check expect status 200
     # Out of rotation after 3 failed checks in a row, back after 2 good ones (HAProxy's defaults).
