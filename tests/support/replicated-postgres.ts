@@ -2,11 +2,8 @@
 // (scripts/cluster/postgres.ts, what `npm run demo:cluster` runs: the embedded PostgreSQL, a base
 // backup, a standby streaming through a slot), on free ports, in a temporary folder that stop()
 // deletes. As root, the servers run as the `postgres` system user.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { restartReplica, startPrimary, startReplica } from '../../scripts/cluster/postgres';
-import { Supervisor } from '../../scripts/cluster/processes';
+import { supervised } from './supervised';
 
 export interface ReplicatedPostgres {
   /** The application's database (empty: no tables) on the primary. */
@@ -20,17 +17,8 @@ export interface ReplicatedPostgres {
   stop(): Promise<void>;
 }
 
-export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'metrics-replica-'));
-  // As root PostgreSQL runs as `postgres`, which must traverse the folder to its data.
-  chmodSync(dir, 0o755);
-  const supervisor = new Supervisor(dir, () => {});
-  const stop = async () => {
-    await supervisor.stopAll();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await supervisor.prepare();
+export function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
+  return supervised('replica', async (supervisor) => {
     const primary = await startPrimary(supervisor, async () => {});
     const replica = await startReplica(supervisor, primary);
     return {
@@ -38,10 +26,6 @@ export async function startReplicatedPostgres(): Promise<ReplicatedPostgres> {
       replicaUrl: replica.url,
       stopReplica: () => replica.service.stop(),
       startReplica: () => restartReplica(replica, primary),
-      stop,
     };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  });
 }
