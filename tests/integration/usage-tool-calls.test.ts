@@ -54,7 +54,7 @@ describe('tool-call records', () => {
 
     const recent = (await recentToolCalls(main.id, 50)).filter((call) => call.caller === name || call.callerKind === 'oauth_grant');
     expect(recent.slice(0, 3)).toEqual([
-      { at: at(3), tool: 'list_ad_entities', caller: 'a revoked app', callerKind: 'oauth_grant', rows: null, durationMs: 3, outcome: 'validation_failed' },
+      { at: at(3), tool: 'list_ad_entities', caller: 'Client (revoked)', callerKind: 'oauth_grant', rows: null, durationMs: 3, outcome: 'validation_failed' },
       { at: at(2), tool: 'get_ads_overview', caller: name, callerKind: 'api_key', rows: 1, durationMs: 40, outcome: 'ok' },
       { at: at(1), tool: 'list_clients', caller: name, callerKind: 'api_key', rows: 3, durationMs: 12, outcome: 'ok' },
     ]);
