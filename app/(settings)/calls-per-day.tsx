@@ -7,7 +7,7 @@ const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'U
 export function CallsPerDayTable({ calls, caption }: { calls: CallsPerDay; caption: string }) {
   const active = calls.days.filter((entry) => entry.total > 0).reverse();
   return (
-    <div className="table-box">
+    <div className="table-box" role="region" aria-label="Tool calls per day, scrolls sideways when wide" tabIndex={0}>
       <table className="calls-table">
         <caption className="table-note">{caption}</caption>
         <thead>
