@@ -6,12 +6,11 @@
 // in an organisation of its own (freshTeam), as other test files use the seeded ones meanwhile.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { OAuthGrantContext } from '@/lib/contract/credential';
 import { sql } from '@/lib/db';
 import { PostgresAdapter } from '@/lib/oauth/adapter';
 import { connectedAppDetail, listConnectedApps, revokeAllConnectedApps, revokeConnectedApp, type GrantViewer } from '@/lib/oauth/grants';
 import { flushToolCalls, grantCallsPerDay, recentToolCalls, recordToolCall } from '@/lib/usage/tool-calls';
-import { freshOrg, personOf, seededOrgs } from './platform-support';
+import { freshOrg, grantContext, personOf, seededOrgs } from './platform-support';
 
 const { other } = seededOrgs();
 const created: string[] = [];
@@ -64,21 +63,6 @@ async function grantFor(who: { userId: string; orgId: string }, clientId: string
 
 function viewer(who: { userId: string; orgId: string }, isAdmin: boolean): GrantViewer {
   return { userId: who.userId, orgId: who.orgId, isAdmin };
-}
-
-function grantAuth(grantId: string, orgId: string, clientName: string): OAuthGrantContext {
-  return {
-    kind: 'oauth_grant',
-    grantId,
-    clientId: 'client',
-    clientName,
-    userId: randomUUID(),
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    orgId,
-    orgName: 'org',
-    scopes: ['ads:read'],
-    clientIds: null,
-  };
 }
 
 describe('a connected app’s detail', () => {
@@ -192,7 +176,7 @@ describe('an app’s tool calls', () => {
     const at = (back: number, time: string) => `${day(back)}T${time}Z`;
     const now = new Date(at(0, '10:00:00'));
     const call = (grantId: string, tool: string, when: string) =>
-      recordToolCall({ auth: grantAuth(grantId, admin.orgId, 'Counted app'), tool, args: {}, rows: 1, durationMs: 1, outcome: 'ok' }, new Date(when));
+      recordToolCall({ auth: grantContext(admin.orgId, { grantId, clientName: 'Counted app' }), tool, args: {}, rows: 1, durationMs: 1, outcome: 'ok' }, new Date(when));
     call(grant, 'list_clients', at(0, '00:00:00'));
     call(grant, 'list_clients', at(0, '09:59:00'));
     call(grant, 'get_ads_overview', at(0, '01:00:00'));
@@ -218,7 +202,7 @@ describe('an app’s tool calls', () => {
     const { admin } = await freshTeam();
     const grant = await grantFor(admin, 'c11', 'Soon revoked');
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
-    recordToolCall({ auth: grantAuth(grant, admin.orgId, 'Soon revoked'), tool: 'list_clients', args: {}, rows: 1, durationMs: 1, outcome: 'ok' }, at);
+    recordToolCall({ auth: grantContext(admin.orgId, { grantId: grant, clientName: 'Soon revoked' }), tool: 'list_clients', args: {}, rows: 1, durationMs: 1, outcome: 'ok' }, at);
     await flushToolCalls();
     expect((await recentToolCalls(admin.orgId, 1))[0]).toMatchObject({ at, caller: 'Soon revoked', callerKind: 'oauth_grant' });
     expect(await revokeConnectedApp(viewer(admin, true), grant)).toBe(true);

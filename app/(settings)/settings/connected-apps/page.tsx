@@ -5,6 +5,7 @@ import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
 import { listAuditEvents } from '@/lib/audit/events';
 import { recentToolCalls, toolCallCounts, type CallCount, type RecentToolCall } from '@/lib/usage/tool-calls';
 import { RevokeButton } from '../../revoke-button';
+import { RevokeAppButton } from './revoke-app-button';
 import { ActivityList } from '../../activity-list';
 import { Cell } from '../../cell';
 import { When } from '../../when';
@@ -125,19 +126,7 @@ function AppTable({ apps, calls, csrfToken }: { apps: ConnectedApp[]; calls: Map
             <Cell label="Last used"><When at={app.lastUsedAt} empty="Never" /></Cell>
             <Cell label="Tool calls"><ToolCalls count={calls.get(app.grantId)} /></Cell>
             <td className="actions">
-              <RevokeButton
-                id={app.grantId}
-                idField="grantId"
-                label={`Revoke ${app.clientName}`}
-                title={`Revoke “${app.clientName}”?`}
-                confirmLabel="Revoke access"
-                action={revokeAppAction}
-                csrfField={CSRF_FIELD}
-                csrfToken={csrfToken}
-                resultId="apps-title"
-              >
-                The app loses access at once: its next request is refused and it must ask for approval again.
-              </RevokeButton>
+              <RevokeAppButton app={app} action={revokeAppAction} csrfToken={csrfToken} />
             </td>
           </tr>
         ))}

@@ -6,9 +6,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connectedAppDetail, type ConnectedAppDetail } from '@/lib/oauth/grants';
 import { SCOPE_WORDS } from '@/lib/oauth/consent';
-import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
+import { isAdmin, requireSession } from '@/lib/session/current';
 import { CALLS_PER_DAY_WINDOW, grantCallsPerDay } from '@/lib/usage/tool-calls';
-import { RevokeButton } from '../../../revoke-button';
+import { RevokeAppButton } from '../revoke-app-button';
 import { When } from '../../../when';
 import { CallsPerDayChart } from '../../../calls-per-day-chart';
 import { CallsPerDayTable } from '../../../calls-per-day';
@@ -98,19 +98,7 @@ export default async function ConnectedAppPage({ params }: { params: Promise<{ g
       <section className="card" aria-labelledby="revoke-title">
         <h2 id="revoke-title">Revoke access</h2>
         <p className="muted">The app’s next request is refused; to connect again it must ask for approval again.</p>
-        <RevokeButton
-          id={app.grantId}
-          idField="grantId"
-          label={`Revoke ${app.clientName}`}
-          title={`Revoke “${app.clientName}”?`}
-          confirmLabel="Revoke access"
-          action={revokeAppFromDetailAction}
-          csrfField={CSRF_FIELD}
-          csrfToken={session.csrfToken}
-          resultId="apps-title"
-        >
-          The app loses access at once: its next request is refused and it must ask for approval again.
-        </RevokeButton>
+        <RevokeAppButton app={app} action={revokeAppFromDetailAction} csrfToken={session.csrfToken} />
       </section>
     </div>
   );
