@@ -77,7 +77,7 @@ export function narrowRotatedRefreshToken(ctx: KoaContextWithOIDC): void {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
 
-type RedirectKind = 'web' | 'loopback' | 'app';
+export type RedirectKind = 'web' | 'loopback' | 'app';
 
 /** What kind of redirect a URI is, or null when we refuse it (other http, dangerous schemes, fragments). */
 export function redirectKind(uri: string): RedirectKind | null {
@@ -88,6 +88,19 @@ export function redirectKind(uri: string): RedirectKind | null {
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return null;
   // A private-use scheme of a native app (RFC 8252 §7.1) names the app in reverse-domain form.
   return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? 'app' : null;
+}
+
+/**
+ * Where a redirect goes, as a person would name it: a web or loopback host (a loopback one without its
+ * port, as any port matches), or an app's scheme and name (`cursor://anysphere.cursor-mcp`). Null for a
+ * redirect we refuse.
+ */
+export function redirectHost(uri: string): { host: string; kind: RedirectKind } | null {
+  const kind = redirectKind(uri);
+  const url = URL.parse(uri);
+  if (!kind || !url) return null;
+  if (kind === 'app') return { host: `${url.protocol}//${url.host}`, kind };
+  return { host: kind === 'loopback' ? url.hostname : url.host, kind };
 }
 
 /** Loopback and app-scheme redirects come back to the device the user is on. */
