@@ -190,8 +190,9 @@ describe('refusals at authorization (sent back to the app when its redirect is k
     ['a private address', 'https://10.1.2.3/client.json', METADATA_HOST_REFUSED],
     ['a link-local address', 'https://169.254.169.254/latest/meta-data', METADATA_HOST_REFUSED],
     ['a name resolving to loopback', 'https://localhost/client.json', METADATA_HOST_REFUSED],
-    ['plain http', 'http://client.example/client.json', METADATA_HOST_REFUSED],
     ['a host that cannot be resolved', 'https://client.invalid/client.json', METADATA_HOST_UNREACHABLE],
+    // Not a metadata document's address at all (those are https): an unknown client_id.
+    ['plain http', 'http://client.example/client.json', 'client is invalid'],
   ])('a metadata document URL on %s is refused as invalid_client, saying why', async (_name, clientId, description) => {
     const start = await authorizationUrl(as, clientId, 'https://client.example/callback');
     const answer = await authorizeError(start);
