@@ -438,23 +438,35 @@ describe('rate limit', () => {
   });
 
   it('refuses protocol messages past 300 a minute with a 429 naming that window, the tool calls’ window untouched', async () => {
-    // 302 requests must fall into one fixed window, on a machine that may be busy.
-    await awayFromWindowEdge(40_000);
+    await awayFromWindowEdge();
     const busy = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
-    const responses = await Promise.all(Array.from({ length: PROTOCOL_RATE_LIMIT.limit + 1 }, (_, id) => postRpc(server.origin, { jsonrpc: '2.0', id, method: 'ping' }, { token: busy })));
-    const refused = responses.filter((response) => response.status === 429);
-    expect(refused).toHaveLength(1);
-    expect(refused[0]!.headers.get('content-type')).toBe('application/problem+json');
-    expect(refused[0]!.headers.get('x-ratelimit-limit')).toBe(String(PROTOCOL_RATE_LIMIT.limit));
-    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await refused[0]!.json()).toMatchObject({
+    const [{ id: keyId }] = (await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [hashKey(busy)])) as [{ id: string }];
+    const ping = (id: number) => postRpc(server.origin, { jsonrpc: '2.0', id, method: 'ping' }, { token: busy });
+    const first = await ping(1);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(PROTOCOL_RATE_LIMIT.limit - 1));
+    // The protocol window is a counter of its own in the real Redis, beside the data window's. Spending
+    // 298 more there directly stands for 298 pings (sent one by one, they outlast a window on a busy machine).
+    const bucket = Number(first.headers.get('x-ratelimit-reset')) / PROTOCOL_RATE_LIMIT.windowSeconds - 1;
+    const counter = `${server.rateLimitPrefix}:protocol:key:${keyId}:${bucket}`;
+    expect(await server.standIn!.redis.get(counter)).toBe('1');
+    await server.standIn!.redis.incrBy(counter, PROTOCOL_RATE_LIMIT.limit - 2);
+
+    const last = await ping(2);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await ping(3);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(PROTOCOL_RATE_LIMIT.limit));
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({
       code: 'rate_limited',
       detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry after the seconds in Retry-After.`,
     });
     const call = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: busy });
     expect(((await rpcMessages(call))[0]!.result as ToolResult).isError ?? false).toBe(false);
     expect(call.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
-  }, 120_000);
+  });
 
   it('counts each tool call of a JSON-RPC batch: of 70 in one request, 60 are answered and 10 refused', async () => {
     await awayFromWindowEdge();
