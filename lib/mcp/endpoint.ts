@@ -1,6 +1,7 @@
 // The MCP door at /api/mcp, in front of mcp-handler: Origin check (DNS-rebinding protection), CORS for
 // allowed browser origins, then the gate shared with REST (lib/operations/gate.ts) with this door's
-// credential (OAuth access token or API key) and one unit of the rate limit per tool call. The tools
+// credential (OAuth access token or API key), one unit of the data window per tool call, and the
+// protocol window for requests that read no data (see PROTOCOL_METHODS). The tools
 // themselves are lib/mcp/tools.ts.
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler } from 'mcp-handler';
@@ -87,14 +88,26 @@ async function credential(request: Request): Promise<AuthContext> {
   }
 }
 
-/** How many tool calls a request's JSON-RPC body carries: a batch may carry several. */
-function toolCallsIn(body: string): number {
+/**
+ * The JSON-RPC methods that read no data: connecting (initialize, the 2026-07-28 server/discover), listing
+ * what the server offers, ping, and every notification. A request made only of these counts in the
+ * protocol window (lib/contract/limits.ts); tools/call, and anything else, in the data window.
+ */
+const PROTOCOL_METHODS = new Set(['initialize', 'server/discover', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+
+function readsNoData(method: unknown): boolean {
+  return typeof method === 'string' && (PROTOCOL_METHODS.has(method) || method.startsWith('notifications/'));
+}
+
+/** The JSON-RPC methods of a request's body (a batch carries several), or null when it is not JSON-RPC. */
+function methodsIn(body: string): unknown[] | null {
   try {
     const parsed: unknown = JSON.parse(body);
     const messages = Array.isArray(parsed) ? parsed : [parsed];
-    return messages.filter((message) => (message as { method?: unknown } | null)?.method === 'tools/call').length;
+    if (messages.length === 0) return null;
+    return messages.map((message) => (message as { method?: unknown } | null)?.method);
   } catch {
-    return 0; // not JSON: the handler answers a JSON-RPC parse error
+    return null; // not JSON: the handler answers a JSON-RPC parse error
   }
 }
 
@@ -144,11 +157,14 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     );
   }
   const { request, body } = bounded;
+  const methods = request.method === 'POST' ? methodsIn(body) : null;
   const door: Door = {
     credential,
     noun: 'credential',
-    // One unit per tool call (each call of a batch counts); a request without any takes one.
-    calls: (request) => (request.method === 'POST' ? toolCallsIn(body) : 0),
+    // One unit of the data window per tool call (each call of a batch counts); a request of protocol
+    // messages only takes one unit of the protocol window; anything else one unit of the data window.
+    calls: () => methods?.filter((method) => method === 'tools/call').length ?? 0,
+    readsNoData: () => methods !== null && methods.every(readsNoData),
   };
   const admitted = await admit(request, door, requestId, cors);
   if (admitted instanceof Response) return admitted;

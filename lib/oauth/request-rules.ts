@@ -37,8 +37,15 @@ export function parameterProblem(params: URLSearchParams): string | null {
   return null;
 }
 
-/** Accepted and without effect: refresh tokens are issued whether or not a client asks for it. */
-const IGNORED_SCOPES = new Set(['offline_access']);
+/**
+ * The scopes of a `scope` parameter that we offer, in our order. Every other value is ignored, not
+ * refused: clients add `openid`, `offline_access` (refresh tokens are issued without it) or scopes of
+ * their own, and one of them must not fail a whole sign-in.
+ */
+export function offeredScopes(scope: unknown): string[] {
+  const requested = new Set(typeof scope === 'string' ? scope.split(' ') : []);
+  return OAUTH_SCOPES.filter((offered) => requested.has(offered));
+}
 
 /** The MCP URL, with or without a trailing slash, is the one resource. */
 export function isMcpResource(resource: string): boolean {
@@ -46,8 +53,9 @@ export function isMcpResource(resource: string): boolean {
 }
 
 /**
- * Run on every request that names a resource: at most one `resource` value; at authorization, an
- * absent or empty `scope` means every scope we offer and an unknown scope is refused.
+ * Run on every request that names a resource: at most one `resource` value; at authorization, the
+ * scope becomes the scopes we offer among those requested (see offeredScopes), or every one of them
+ * when it names none. The provider, the consent screen and the grant see only that.
  */
 export function assertAuthorizationRequest(ctx: KoaContextWithOIDC): void {
   const { route } = ctx.oidc;
@@ -56,10 +64,22 @@ export function assertAuthorizationRequest(ctx: KoaContextWithOIDC): void {
     throw new errors.InvalidTarget('only one resource may be requested: the MCP endpoint');
   }
   if (route !== 'authorization') return;
-  const requested = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
-  const unknown = requested.filter((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope) && !IGNORED_SCOPES.has(scope));
-  if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not offered', unknown.join(' '));
-  if (!requested.some((scope) => !IGNORED_SCOPES.has(scope))) params.scope = [...requested, ...OAUTH_SCOPES].join(' ');
+  const offered = offeredScopes(params.scope);
+  params.scope = (offered.length > 0 ? offered : OAUTH_SCOPES).join(' ');
+}
+
+/**
+ * A refresh request's form with its `scope` reduced to the scopes we offer (see offeredScopes), or
+ * without `scope` when it names none of them (no narrowing), before the provider reads it; any other
+ * form is returned as it came.
+ */
+export function refreshFormWithOfferedScopes(form: string): string {
+  const params = new URLSearchParams(form);
+  if (params.get('grant_type') !== 'refresh_token' || !params.has('scope')) return form;
+  const offered = offeredScopes(params.get('scope'));
+  if (offered.length > 0) params.set('scope', offered.join(' '));
+  else params.delete('scope');
+  return params.toString();
 }
 
 /**

@@ -6,7 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
-import { RATE_LIMIT } from '@/lib/contract/limits';
+import { PROTOCOL_RATE_LIMIT, RATE_LIMIT } from '@/lib/contract/limits';
 import { argumentsHash } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
 import { awayFromWindowEdge, personOf } from './platform-support';
@@ -372,8 +372,9 @@ describe('rate limit', () => {
     expect(one.status).toBe(200);
     expect(remaining(one)).toBe(RATE_LIMIT.limit - 2);
 
-    // Spend the rest of the window, less one, in plain requests; then a call that is allowed and one that is not.
-    for (let used = 2; used < RATE_LIMIT.limit - 1; used++) await postRpc(server.origin, { jsonrpc: '2.0', id: used, method: 'tools/list' }, { token: limited });
+    // Spend the rest of the window, less one, in one batch of calls; then a call that is allowed and one that is not.
+    const spent = await postRpc(server.origin, Array.from({ length: RATE_LIMIT.limit - 3 }, (_, index) => toolCall(index + 10, 'list_clients')), { token: limited });
+    expect(remaining(spent)).toBe(1);
     const last = await postRpc(server.origin, toolCall(2, 'describe_metrics'), { token: limited });
     expect(remaining(last)).toBe(0);
     expect(((await rpcMessages(last))[0]!.result as ToolResult).isError ?? false).toBe(false);
@@ -383,6 +384,88 @@ describe('rate limit', () => {
     expect(problemOf((await rpcMessages(refused))[0]!.result as ToolResult)).toMatchObject({ code: 'rate_limited', status: 429 });
     // The same window on REST.
     expect((await server.request('/api/v1/clients', { key: limited })).status).toBe(429);
+  });
+
+  it('counts protocol messages in their own window of 300, never in the tool calls’ 60, with that window’s headers', async () => {
+    await awayFromWindowEdge();
+    const connecting = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const window = (response: Response) => [response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')];
+    const initialize = await postRpc(
+      server.origin,
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
+      { token: connecting },
+    );
+    expect(initialize.status).toBe(200);
+    expect(window(initialize)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 1)]);
+    const initialized = await postRpc(server.origin, { jsonrpc: '2.0', method: 'notifications/initialized' }, { token: connecting });
+    expect(initialized.status).toBe(202);
+    expect(window(initialized)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 2)]);
+    for (const [id, method] of [[2, 'tools/list'], [3, 'ping']] as const) {
+      const response = await postRpc(server.origin, { jsonrpc: '2.0', id, method }, { token: connecting });
+      expect(response.status, method).toBe(200);
+      expect((await rpcMessages(response))[0]!.error, method).toBeUndefined();
+    }
+    // A batch of protocol messages only is one protocol unit.
+    const batch = await postRpc(server.origin, [{ jsonrpc: '2.0', id: 4, method: 'tools/list' }, { jsonrpc: '2.0', id: 5, method: 'ping' }], { token: connecting });
+    expect(window(batch)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 5)]);
+
+    // None of that touched the data window: the first tool call is its first unit, and REST shares it.
+    const call = await postRpc(server.origin, toolCall(6, 'list_clients'), { token: connecting });
+    expect(window(call)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 1)]);
+    const viaRest = await server.request('/api/v1/clients', { key: connecting });
+    expect(window(viaRest)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 2)]);
+  });
+
+  it('counts a tool call once in the data window whether it fails validation, names no tool, or rides in a batch with protocol messages', async () => {
+    await awayFromWindowEdge();
+    const mixed = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const response = await postRpc(
+      server.origin,
+      [toolCall(1, 'list_ad_entities', { level: 'team' }), toolCall(2, 'no_such_tool'), toolCall(3, 'list_clients'), { jsonrpc: '2.0', id: 4, method: 'tools/list' }],
+      { token: mixed },
+    );
+    expect(response.status).toBe(200);
+    // Three tool calls, three units of the data window; the tools/list beside them is not counted.
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 3));
+    const messages = await rpcMessages(response);
+    expect(messages).toHaveLength(4);
+    expect(problemOf(messages.find((message) => message.id === 1)!.result as ToolResult)).toMatchObject({ code: 'validation_failed' });
+    const after = await server.request('/api/v1/clients', { key: mixed });
+    expect(after.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 4));
+    const protocol = await postRpc(server.origin, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { token: mixed });
+    expect(protocol.headers.get('x-ratelimit-remaining')).toBe(String(PROTOCOL_RATE_LIMIT.limit - 1));
+  });
+
+  it('refuses protocol messages past 300 a minute with a 429 naming that window, the tool calls’ window untouched', async () => {
+    await awayFromWindowEdge();
+    const busy = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const [{ id: keyId }] = (await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [hashKey(busy)])) as [{ id: string }];
+    const ping = (id: number) => postRpc(server.origin, { jsonrpc: '2.0', id, method: 'ping' }, { token: busy });
+    const first = await ping(1);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(PROTOCOL_RATE_LIMIT.limit - 1));
+    // The protocol window is a counter of its own in the real Redis, beside the data window's. Spending
+    // 298 more there directly stands for 298 pings (sent one by one, they outlast a window on a busy machine).
+    const bucket = Number(first.headers.get('x-ratelimit-reset')) / PROTOCOL_RATE_LIMIT.windowSeconds - 1;
+    const counter = `${server.rateLimitPrefix}:protocol:key:${keyId}:${bucket}`;
+    expect(await server.standIn!.redis.get(counter)).toBe('1');
+    await server.standIn!.redis.incrBy(counter, PROTOCOL_RATE_LIMIT.limit - 2);
+
+    const last = await ping(2);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await ping(3);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(PROTOCOL_RATE_LIMIT.limit));
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({
+      code: 'rate_limited',
+      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry after the seconds in Retry-After.`,
+    });
+    const call = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: busy });
+    expect(((await rpcMessages(call))[0]!.result as ToolResult).isError ?? false).toBe(false);
+    expect(call.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
   });
 
   it('counts each tool call of a JSON-RPC batch: of 70 in one request, 60 are answered and 10 refused', async () => {
