@@ -2,7 +2,7 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document.
 import { z } from 'zod';
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../contract/operation';
+import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
 import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
@@ -14,6 +14,8 @@ import {
   socialPostsData,
   socialPostsQuery,
   socialThumbnailQuery,
+  type SocialOverviewData,
+  type SocialPostsData,
 } from './schemas';
 import { getSocialOverview } from './overview';
 import { listSocialPosts } from './posts';
@@ -50,8 +52,9 @@ period's, the totals of the posts published in each, a daily series and the numb
   tool: {
     name: 'get_social_overview',
     title: 'Organic social overview',
-    lead: 'Organic Facebook and Instagram figures of the pages in reach over `from`…`to` (IST days): totals (peak daily reach, impressions, views, interactions, follows, followers, engagement rate %) and the previous period\'s, totals of the posts published, a daily series per platform, and the pages. Narrow with `client` (an id from list_clients); `series` says whether the daily series come (by default only for ranges up to a quarter).',
+    lead: 'Organic Facebook and Instagram totals for `from`…`to` and the previous period, post totals, a series per platform, and the pages. Narrow with `client`. For ranges over a quarter use `granularity` `week` or `month`.',
     query: socialOverviewQuery.safeExtend({ series: toolSeries() }),
+    cuts: [seriesCut((data: SocialOverviewData) => data.platforms.map((platform) => platform.series))],
   },
 });
 
@@ -76,8 +79,9 @@ and \`meta\`) is true when more posts were published in the range: narrow the ra
   tool: {
     name: 'list_social_posts',
     title: 'List social posts',
-    lead: 'Facebook and Instagram posts published in `from`…`to` (IST days), newest first, each with its lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate % as of the last sync. Narrow with `client` and a shorter range.',
-    query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts') }),
+    lead: 'Facebook and Instagram posts published in `from`…`to`, newest first, with lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate. Page with `offset`.',
+    query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts', 20) }),
+    cuts: [offsetCut('posts', (data: SocialPostsData) => [data.posts])],
   },
 });
 
