@@ -43,8 +43,9 @@ export const clientsOperation = defineOperation({
     if (query.limit === undefined) return answer;
     // The MCP tool's page of the list (REST lists every client): `truncated` when more follow.
     const offset = query.offset ?? 0;
-    const truncated = answer.data.length > offset + query.limit;
-    return { data: answer.data.slice(offset, offset + query.limit), meta: { ...answer.meta, truncated } };
+    const data = answer.data.slice(offset, offset + query.limit);
+    // `meta.truncated` only when more follow: a whole list is the REST answer itself.
+    return answer.data.length > offset + query.limit ? { data, meta: { ...answer.meta, truncated: true } } : { ...answer, data };
   },
   tool: {
     name: 'list_clients',

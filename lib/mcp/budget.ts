@@ -20,7 +20,7 @@ export const DEFAULT_ANSWER_TOKENS = 6_000;
 export const BYTES_PER_TOKEN = 2.5;
 
 /** The estimated tokens of a text: never below the real count for answer JSON. */
-export function estimatedTokens(text: string): number {
+function estimatedTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text) / BYTES_PER_TOKEN);
 }
 

@@ -1,7 +1,8 @@
 // How much data each scale generates. `tiny` is for integration tests (loads in about a second),
-// `demo` for a realistic dashboard, `large` for benchmarks (loads in well under five minutes).
+// `demo` for a realistic dashboard, `large` for benchmarks (loads in well under five minutes), `lists`
+// for the MCP answer-size test: the lists a tool answers as long as `large`'s, without its depth.
 
-export type Scale = 'tiny' | 'demo' | 'large';
+export type Scale = 'tiny' | 'demo' | 'large' | 'lists';
 
 export interface UserShape {
   email: string;
@@ -133,5 +134,31 @@ export const SCALES: Record<Scale, ScaleShape> = {
       OTHER_AGENCY,
     ],
     breakdownSample: { campaign: 0.05, adset: 0.02, ad: 0.01 },
+  },
+  // Every list an MCP tool answers holds `large`'s count or its 500-row cap over a year (clients, pages,
+  // posts, campaigns, ad sets, ads; the daily series), so that every tool's largest answer is as large
+  // as on `large`; what only makes `large` slow (an ad set per campaign beyond one, ad accounts' and
+  // web sources' daily breakdowns) is kept small: it loads in about a minute.
+  lists: {
+    days: 400,
+    orgs: [
+      {
+        slug: 'demo-agency',
+        name: 'Demo Agency',
+        users: DEMO_AGENCY_USERS,
+        clients: 60,
+        adAccounts: 20,
+        campaigns: 560,
+        adSetsPerCampaign: [1, 1],
+        adsPerAdSet: [1, 1],
+        pages: 60,
+        posts: 6000,
+        properties: 3,
+        sites: 3,
+        stores: 2,
+      },
+      OTHER_AGENCY,
+    ],
+    breakdownSample: { campaign: 0.05, adset: 0.02, ad: 0.02 },
   },
 };

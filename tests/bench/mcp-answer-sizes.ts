@@ -1,7 +1,7 @@
 // Prints the size of every MCP tool's default and largest answers for a whole organisation over a year
 // (see mcp-sizes.ts) on a fresh database seeded at the given scale (default `demo`); exits 1 when one is
 // over its budget. `npm run bench` prints the same table for the `large` dataset.
-//   npx tsx tests/bench/mcp-answer-sizes.ts [--scale tiny|demo|large]
+//   npx tsx tests/bench/mcp-answer-sizes.ts [--scale tiny|demo|large|lists]
 import { parseArgs } from 'node:util';
 import { applyMigrations } from '../../prisma/migrate';
 import { seedDatabase, type Scale } from '../../prisma/seed';

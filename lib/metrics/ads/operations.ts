@@ -62,8 +62,10 @@ export const adsOverviewOperation = defineOperation({
   accounts (different accounts reach different people; one account's days largely the same ones): still never a sum over days.
 - \`campaigns\` lists the campaigns with data in the range by spend (highest first) then name (in character-code order), at most ${LIST_CAP};
   \`meta.truncated\` is true when more had data. \`topCampaigns\` is its first ${TOP_CAMPAIGNS}.
-- \`series\` has one point for every IST day of the range (0 on days without data); its \`reach\` is the day's reach and its
-  \`results\` those of \`kpis.resultType\`. \`kpis.reach\` is the highest \`series\` reach.
+- \`series\` has one point for every bucket of \`granularity\` (0 on days without data): \`day\` (default) an IST day, \`week\` an
+  ISO week (Monday to Sunday), \`month\` a calendar month, the first and last buckets clipped to the range; a point's \`date\` is
+  its bucket's first day in the range. Its \`results\` are those of \`kpis.resultType\`; its \`reach\` is the day's reach, and for
+  a week or a month the peak day's (never a sum over days). \`kpis.reach\` is the highest daily reach, whatever the granularity.
 - \`previous\` covers the same number of days ending the day before \`from\`; its \`results\` are of the same \`resultType\`.
 - \`kpis.ctr\` and \`kpis.cpc\`, \`campaigns[].ctr\` and \`topCampaigns[].ctr\` are typed as numbers: they are 0 when the denominator
   is 0 (they are null in /ads/entities). \`kpis.results\` and \`funnel.results\` are 0 when no result was reported.
@@ -105,7 +107,7 @@ export const adsEntitiesOperation = defineOperation({
 read from that level's own rows. An entity without any insight row in the range did not deliver and is not listed.
 
 - Order: spend (highest first), then name in character-code order, then id. At most ${LIST_CAP} rows; \`data.truncated\` and \`meta.truncated\` are true when more
-  entities matched.
+  entities matched. \`offset\` skips that many rows of the same order: \`offset=500\` lists the next ${LIST_CAP}.
 - \`search\` keeps entities whose name contains the text, case-insensitively (\`%\` and \`_\` are plain characters), or whose
   platform id is exactly the text. It matches the entity at \`level\` only, not its campaign or ad set.
 - Lineage: \`account\` and \`client\` are set on every row. \`client\` is \`{ id, name }\` of the account's client; for an account

@@ -36,7 +36,10 @@ period's, the totals of the posts published in each, a daily series and the numb
 - ${SOCIAL_RULES.reach}
 - ${SOCIAL_RULES.followers}
 - \`engagementRate\` = 100 × Σ interactions / Σ daily reach over the page-days that reported both, a percentage (3.4 = 3.4 %) like every rate of the API: interactions per 100 people reached per day.
-- \`series\` has one point for every IST day from \`from\` to \`to\`; a day without data has null figures.
+- \`series\` has one point for every bucket of \`granularity\` from \`from\` to \`to\`: \`day\` (default) an IST day, \`week\` an ISO
+  week (Monday to Sunday), \`month\` a calendar month, the first and last buckets clipped to the range; a point's \`date\` is its
+  bucket's first day in the range. A bucket without data has null figures. A week or a month follows the range rules: flows
+  summed, \`reach\` the peak day, \`followers\` each page's last level within it, summed over the pages.
 - \`pages\` names the pages in reach by name, at most ${LIST_CAP}; \`meta.truncated\` is true when more exist (the figures
   and \`pageCount\` always cover every page in reach).
 - ${SOCIAL_RULES.notReported}
@@ -66,7 +69,8 @@ export const socialPostsOperation = defineOperation({
   summary: 'Posts published in a range, newest first',
   description: `The posts of the pages in reach published within the range, newest first (posts published at the same
 instant by \`id\`, descending), at most \`limit\` (1 to ${POSTS_MAX_LIMIT}, default ${POSTS_DEFAULT_LIMIT}). \`truncated\` (in \`data\`
-and \`meta\`) is true when more posts were published in the range: narrow the range or filter by client to see them all.
+and \`meta\`) is true when more posts were published in the range: \`offset\` skips that many posts of the same order (the next page
+is \`offset\` = the posts already read), or narrow the range or filter by client.
 
 - ${SOCIAL_RULES.days}
 - A post's figures are its lifetime figures as of the last sync; each is null when the platform did not report it.
