@@ -185,7 +185,10 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(expectSuccess(await client.callTool('get_social_overview', { ...year, granularity: 'week' }))).toEqual(weekly);
     // Every day of a year of two platforms is over the answer budget: cut, with how to read on.
     const daily = await client.callTool('get_social_overview', { ...year, series: 'all' });
-    const cut = expectSuccess(daily) as typeof social & { meta: { truncated: boolean } };
+    // The envelope's JSON, then the note.
+    expect(daily.content.map((block) => block.type)).toEqual(['text', 'text']);
+    expect(JSON.parse(daily.content[0]!.text!)).toEqual(daily.structuredContent);
+    const cut = daily.structuredContent as typeof social & { meta: { truncated: boolean } };
     expect(cut.meta.truncated).toBe(true);
     const kept = cut.data.platforms[0]!.series.length;
     expect(kept).toBeGreaterThan(30);
