@@ -2,11 +2,13 @@
 // rate limit, whose headers every answer carries, errors included. A request without a valid
 // credential still counts, per client address, so that guessing is throttled; it is refused only after
 // counting (429 before 401), so its 401 carries the limit headers too. Each door says which credentials
-// it takes (REST: API keys; MCP: OAuth access tokens or keys) and how many calls a request carries.
+// it takes (REST: API keys; MCP: OAuth access tokens or keys), how many calls a request carries, and
+// whether it reads no data at all (an MCP protocol message): such a request counts in the protocol
+// window (lib/contract/limits.ts), never in the data window, and its limit headers describe that window.
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../contract/credential';
 import { rateLimited } from '../contract/errors';
-import { RATE_LIMIT } from '../contract/limits';
+import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 import { trustedClientAddress } from '../http/client-address';
 import { isUnavailable } from '../http/unavailable';
 import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
@@ -27,6 +29,8 @@ export interface Door {
   calls?(request: Request, auth: AuthContext): number;
   /** What the request log and the usage charts call the request's endpoint (and its MCP tools); its path when absent. */
   describe?(request: Request): { endpoint: string; tool?: string | null };
+  /** True when the request reads no data (MCP: initialize, tools/list, ping, notifications…); absent: false. */
+  readsNoData?(request: Request): boolean;
 }
 
 /** A request the gate let through: its credential, and the headers every answer to it carries. */
@@ -45,9 +49,9 @@ export async function countWithoutCredential(request: Request): Promise<Record<s
   return rateLimitHeaders(await rateLimiter().limit(rateLimitIdentity(null, request.headers)));
 }
 
-async function takeUnits(identity: string, units: number): Promise<RateLimitDecision[]> {
+async function takeUnits(window: RateLimitWindow, identity: string, units: number): Promise<RateLimitDecision[]> {
   const decisions: RateLimitDecision[] = [];
-  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter().limit(identity));
+  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter(window).limit(identity));
   return decisions;
 }
 
@@ -92,10 +96,14 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
       if (isUnavailable(error)) return logged(problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) }));
       authFailure = error;
     }
-    const calls = auth && door.calls ? door.calls(request, auth) : 0;
+    // Without a valid credential, every request counts per address in the data window (guessing is
+    // throttled whatever the message); with one, a request that reads no data counts one unit of the
+    // protocol window, and any other one unit per call (at least one) of the data window.
+    const window: RateLimitWindow = auth && door.readsNoData?.(request) ? 'protocol' : 'data';
+    const calls = auth && window === 'data' && door.calls ? door.calls(request, auth) : 0;
     // At most one more unit than a window holds: past that every call is refused anyway, and a large
     // batch must not cost the limiter a round trip per call.
-    const decisions = await takeUnits(rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMIT.limit + 1));
+    const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
     const last = decisions.at(-1)!;
     headers = { ...headers, ...rateLimitHeaders(last) };
     if (!auth) {
@@ -103,7 +111,7 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
       return logged(problemResponse(toApiError(authFailure, requestId), headers));
     }
     // A request whose calls are refused one by one goes on: its neighbours in a batch may be allowed.
-    if (calls === 0 && !last.allowed) return logged(problemResponse(rateLimited(`this ${door.noun}`), headers));
+    if (calls === 0 && !last.allowed) return logged(problemResponse(rateLimited(`this ${door.noun}`, window), headers));
     const noun = door.noun;
     return {
       auth,
