@@ -7,7 +7,7 @@ import { storeOverviewOperation } from '@/lib/metrics/store/operations';
 import { eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, bucketSums, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 
 interface Store {
   id: string;
@@ -326,12 +326,36 @@ describe('GET /store/overview', () => {
     expect((current.data.store!.totals as { netSales: number | null }).netSales).toBeGreaterThan(0);
   });
 
+  it('granularity week and month: every figure summed over the bucket’s days, a mid-week from', async () => {
+    // 2024-02-14 is a Wednesday: the first week is its five days to Sunday 2024-02-18, dated 02-14.
+    const range = 'from=2024-02-14&to=2024-03-31';
+    const weeks: Array<[string, string]> = [
+      ['2024-02-14', '2024-02-18'], ['2024-02-19', '2024-02-25'], ['2024-02-26', '2024-03-03'], ['2024-03-04', '2024-03-10'],
+      ['2024-03-11', '2024-03-17'], ['2024-03-18', '2024-03-24'], ['2024-03-25', '2024-03-31'],
+    ];
+    const months: Array<[string, string]> = [['2024-02-14', '2024-02-29'], ['2024-03-01', '2024-03-31']];
+    const money = ['netSales', 'grossSales', 'returns'];
+    // The whole organisation (read from its daily sums) by week, one client (from its stores' rows) by month.
+    for (const [query, buckets, granularity] of [
+      [range, weeks, 'week'],
+      [`client=${org.clientA}&${range}`, months, 'month'],
+    ] as const) {
+      const byDay = (await overview(query)).data.store!;
+      const bucketed = await overview(`${query}&granularity=${granularity}`);
+      const store = bucketed.data.store!;
+      expect(store.series).toEqual(approx(buckets.map(([from, to]) => bucketSums(byDay.series as Row[], from, to, Object.keys(DAY_POINT), money))));
+      expect((store.previousSeries as Row[])[0]!.date).toBe((bucketed.data.compare as { from: string }).from);
+      expect(total(store.previousSeries as Row[], 'orders')).toBe(total(byDay.previousSeries as Row[], 'orders'));
+      expect({ ...store, series: [], previousSeries: [] }).toEqual({ ...byDay, series: [], previousSeries: [] });
+    }
+  });
+
   it('needs store:read; validates the query', async () => {
     const webOnly = await mintKey({ orgId: org.orgId, scopes: ['web:read'] });
     const forbidden = await expectProblem(await api('/api/v1/store/overview?from=2024-03-01&to=2024-03-31', { key: webOnly }), 403, 'forbidden');
     expect(forbidden.detail).toContain('store:read');
     await expectProblem(await api('/api/v1/store/overview?from=2024-03-01&to=2024-03-31'), 401, 'unauthorized');
-    const problem = await expectProblem(await api('/api/v1/store/overview?from=2024-13-01&to=2024-03-31&compare=PREVIOUS&limit=-1', { key }), 400, 'validation_failed');
-    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['compare', 'from', 'limit']);
+    const problem = await expectProblem(await api('/api/v1/store/overview?from=2024-13-01&to=2024-03-31&compare=PREVIOUS&limit=-1&granularity=Week', { key }), 400, 'validation_failed');
+    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['compare', 'from', 'granularity', 'limit']);
   });
 });

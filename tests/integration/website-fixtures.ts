@@ -84,6 +84,15 @@ export function series(rows: Row[], from: string, to: string, columns: Record<st
   });
 }
 
+/**
+ * The point of the bucket `from`…`to` made from the daily points of the same range: each of `fields`
+ * summed over the bucket's days with the null rule (money in cents, exactly), dated by `from`.
+ */
+export function bucketSums(points: Row[], from: string, to: string, fields: string[], money: string[] = []): Row {
+  const days = points.filter(inRange(from, to));
+  return { date: from, ...Object.fromEntries(fields.map((field) => [field, total(days, field, money.includes(field))])) };
+}
+
 /** Keys of the rows of one dimension, ranked by `sortBy` (descending, unreported last), then key in byte order. */
 export function rankedKeys(rows: Row[], sortBy: string): string[] {
   const keys = [...new Set(rows.map((row) => row.key as string))];
