@@ -7,7 +7,7 @@ import { storeOverviewOperation } from '@/lib/metrics/store/operations';
 import { eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, bucketSums, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 
 interface Store {
   id: string;
@@ -327,13 +327,7 @@ describe('GET /store/overview', () => {
   });
 
   it('granularity week and month: every figure summed over the bucket’s days, a mid-week from', async () => {
-    // 2024-02-14 is a Wednesday: the first week is its five days to Sunday 2024-02-18, dated 02-14.
-    const range = 'from=2024-02-14&to=2024-03-31';
-    const weeks: Array<[string, string]> = [
-      ['2024-02-14', '2024-02-18'], ['2024-02-19', '2024-02-25'], ['2024-02-26', '2024-03-03'], ['2024-03-04', '2024-03-10'],
-      ['2024-03-11', '2024-03-17'], ['2024-03-18', '2024-03-24'], ['2024-03-25', '2024-03-31'],
-    ];
-    const months: Array<[string, string]> = [['2024-02-14', '2024-02-29'], ['2024-03-01', '2024-03-31']];
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
     const money = ['netSales', 'grossSales', 'returns'];
     // The whole organisation (read from its daily sums) by week, one client (from its stores' rows) by month.
     for (const [query, buckets, granularity] of [

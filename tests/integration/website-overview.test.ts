@@ -7,7 +7,7 @@ import { sql } from '@/lib/db';
 import { websiteOverviewOperation } from '@/lib/metrics/website/operations';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, bucketSums, createOrg, floatFigure, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, floatFigure, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 import { eachDay } from '@/lib/time/days';
 
 interface Property {
@@ -502,13 +502,7 @@ describe('GET /website/overview', () => {
   });
 
   it('granularity week and month: each bucket sums its days, takes each property’s peak day of users, and starts at a mid-week from', async () => {
-    // 2024-02-14 is a Wednesday: the first week is its five days to Sunday 2024-02-18, dated 02-14.
-    const range = 'from=2024-02-14&to=2024-03-31';
-    const weeks: Array<[string, string]> = [
-      ['2024-02-14', '2024-02-18'], ['2024-02-19', '2024-02-25'], ['2024-02-26', '2024-03-03'], ['2024-03-04', '2024-03-10'],
-      ['2024-03-11', '2024-03-17'], ['2024-03-18', '2024-03-24'], ['2024-03-25', '2024-03-31'],
-    ];
-    const months: Array<[string, string]> = [['2024-02-14', '2024-02-29'], ['2024-03-01', '2024-03-31']];
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
     const summed = ['sessions', 'newUsers', 'engagedSessions', 'keyEvents', 'totalRevenue'];
     // The whole organisation (read from its daily sums) by week, one client (from its properties' rows) by month.
     for (const [query, ids, buckets, granularity] of [

@@ -7,7 +7,7 @@ import { websiteSearchOperation } from '@/lib/metrics/website/operations';
 import { eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, bucketSums, createOrg, inRange, insertRows, random, rankedKeys, rate, recordSync, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, inRange, insertRows, random, rankedKeys, rate, recordSync, total, type Row } from './website-fixtures';
 
 interface Site {
   id: string;
@@ -220,13 +220,7 @@ describe('GET /website/search', () => {
   });
 
   it('granularity week and month: clicks and impressions summed over the bucket, CTR and position derived from its sums, a mid-week from', async () => {
-    // 2024-02-14 is a Wednesday: the first week is its five days to Sunday 2024-02-18, dated 02-14.
-    const range = 'from=2024-02-14&to=2024-03-31';
-    const weeks: Array<[string, string]> = [
-      ['2024-02-14', '2024-02-18'], ['2024-02-19', '2024-02-25'], ['2024-02-26', '2024-03-03'], ['2024-03-04', '2024-03-10'],
-      ['2024-03-11', '2024-03-17'], ['2024-03-18', '2024-03-24'], ['2024-03-25', '2024-03-31'],
-    ];
-    const months: Array<[string, string]> = [['2024-02-14', '2024-02-29'], ['2024-03-01', '2024-03-31']];
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
     for (const [query, ids, buckets, granularity] of [
       [range, sites.map((site) => site.id), weeks, 'week'],
       [`client=${org.clientA}&${range}`, [sites[0]!.id, sites[1]!.id], months, 'month'],
