@@ -1,6 +1,6 @@
 // Runs once when the server starts: creating the rate limiter now logs which one counts the limits
 // (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request; a
-// malformed RESPONSE_CACHE_MAX_BYTES or database setting, or several instances without a shared OAuth
+// malformed RESPONSE_CACHE_MAX_BYTES, database or request-log setting, or several instances without a shared OAuth
 // cookie secret, stops the start instead of failing requests. It also hands the server
 // (scripts/server.mjs) the app's last work before the process ends.
 export async function register(): Promise<void> {
@@ -10,10 +10,12 @@ export async function register(): Promise<void> {
     const { maxBytesFromEnv } = await import('./lib/cache/response-cache');
     const { closeDb, databaseSettings } = await import('./lib/db');
     const { checkCookieSecret } = await import('./lib/oauth/cookie-keys');
+    const { flushRequestLog, requestLogSettings } = await import('./lib/usage/request-log');
     try {
       maxBytesFromEnv();
       databaseSettings();
       checkCookieSecret();
+      requestLogSettings();
     } catch (error) {
       // Next.js only logs a failed hook and goes on serving (every request then fails): end the process.
       console.error(`Cannot start: ${(error as Error).message}`);
@@ -25,7 +27,7 @@ export async function register(): Promise<void> {
     const { onShutdown } = await import('./lib/shutdown');
     // The batched records first (they are written through the pools), then the pools.
     onShutdown(async () => {
-      await Promise.all([flushToolCalls(), flushLastUsed()]);
+      await Promise.all([flushToolCalls(), flushRequestLog(), flushLastUsed()]);
       await closeDb();
     });
   }

@@ -12,12 +12,14 @@ import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 import { unavailablePage } from './lib/http/unavailable-page';
 
-// Pages only: not the APIs (the consent form's route checks its Origin itself), Next.js's assets or
-// the metadata documents.
-export const config = { matcher: ['/((?!api/|oauth/|consent/|_next/|\\.well-known/).*)'] };
+// Pages only: not the APIs, Next.js's assets or the metadata documents.
+export const config = { matcher: ['/((?!api/|oauth/|_next/|\\.well-known/).*)'] };
 
-/** The sign-in and settings pages: each reads the session, and the settings pages their data, from the database. */
-const DATABASE_PAGES = /^\/(login|settings)(\/|$)/;
+/** The sign-in, settings and consent pages: each reads the session, and its own data, from the database. */
+const DATABASE_PAGES = /^\/(login|settings|consent)(\/|$)/;
+
+/** The consent decision is a route handler that checks its form post's Origin itself. */
+const CONSENT = /^\/consent\//;
 
 function refused(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
@@ -61,7 +63,7 @@ function withKnownForwarding(request: NextRequest): Response {
 }
 
 /**
- * The sign-in and settings pages are 503 while the database does not answer. A page's form post (a server action) whose Origin names another
+ * The sign-in, settings and consent pages are 503 while the database does not answer. A page's form post (a server action) whose Origin names another
  * site is 403; one over the action body limit, or not received in time, 413; one whose body does not
  * parse, 400. Next.js would answer each with a 500 (and most with a logged error). A post without
  * Origin goes on to the action, which refuses it (403).
@@ -69,7 +71,7 @@ function withKnownForwarding(request: NextRequest): Response {
 export async function proxy(request: NextRequest): Promise<Response> {
   const { pathname } = request.nextUrl;
   if (DATABASE_PAGES.test(pathname) && (await databaseState()) === 'unreachable') return unavailablePage();
-  if (request.method !== 'POST') return NextResponse.next();
+  if (request.method !== 'POST' || CONSENT.test(pathname)) return NextResponse.next();
   const hasOrigin = request.headers.has('origin');
   if (hasOrigin && !isSameOriginRequest(request.headers)) {
     return refused(403, 'Cross-origin form submission refused: nothing was changed.');

@@ -31,8 +31,16 @@ export default defineConfig({
         resolve: { alias },
         // The whole service as `npm run demo:cluster` runs it (PostgreSQL primary and replica, Redis,
         // HAProxy, app instances): its own databases and ports, so no global setup; starting it takes
-        // a while on a busy machine.
-        test: { name: 'cluster', include: ['tests/cluster/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 600_000 },
+        // a while on a busy machine. One file at a time: each starts a cluster of its own, and two at
+        // once would compete for the machine's two cores.
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -1,4 +1,4 @@
-// npm run seed -- --scale tiny|demo|large [--seed N] [--end-date YYYY-MM-DD] [--database-url URL] [--reset]
+// npm run seed -- --scale tiny|demo|large|lists [--seed N] [--end-date YYYY-MM-DD] [--database-url URL] [--reset]
 // Applies the migrations, then fills the (empty) database with demo data and prints what it loaded.
 // Importing this file runs nothing: it re-exports the generator, so `prisma/seed` works as a module too.
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,9 @@ import { resolveSeedOptions, type Scale, SeedError, seedDatabase, type SeedResul
 export { resolveSeedOptions, SeedError, seedDatabase } from './seed/index';
 export type { Scale, SeedOptions, SeedResult } from './seed/index';
 
-const USAGE = `usage: npm run seed -- --scale tiny|demo|large [--seed N] [--end-date YYYY-MM-DD] [--database-url URL] [--reset]
+const USAGE = `usage: npm run seed -- --scale tiny|demo|large|lists [--seed N] [--end-date YYYY-MM-DD] [--database-url URL] [--reset]
 
-  --scale         how much data: tiny (tests), demo (default), large (benchmarks)
+  --scale         how much data: tiny (tests), demo (default), large (benchmarks), lists (MCP answer sizes)
   --seed          the random seed (default 1); same seed and end date give identical rows
   --end-date      the last day with data (default: yesterday in Asia/Kolkata)
   --database-url  the database to fill (default: $DATABASE_URL)

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import Link from 'next/link';
 import { signOutAction } from '@/app/login/actions';
-import { CSRF_FIELD, currentSession } from '@/lib/session/current';
+import { CSRF_FIELD, currentSession, isAdmin } from '@/lib/session/current';
 import { recentSignInSecondsLeft } from '@/lib/session/recent-sign-in';
 import { SettingsNav } from './settings-nav';
 import { SudoProvider } from './sudo';
@@ -29,7 +29,7 @@ export default async function SettingsLayout({ children }: { children: ReactNode
         </div>
       </header>
       <div className="frame">
-        <SettingsNav />
+        <SettingsNav admin={isAdmin(session)} />
         <main className="content" id="content">
           <SudoProvider secondsLeft={recentSignInSecondsLeft(session)} csrfField={CSRF_FIELD} csrfToken={session.csrfToken}>
             {children}

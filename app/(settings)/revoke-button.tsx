@@ -5,11 +5,13 @@ import { keepTabInside } from './focus-trap';
 import { useSudoGuard } from './sudo';
 
 interface Props {
-  /** The thing's id, sent as `idField`. */
+  /** The thing's id, sent as `idField` (none: the action needs no id, e.g. "revoke all"). */
   id: string;
-  idField: string;
+  idField?: string;
   /** The accessible name of the opening button, e.g. "Revoke Claude". */
   label: string;
+  /** The opening button's text; its accessible name (`label`) must begin with it. */
+  buttonText?: string;
   title: string;
   children: ReactNode;
   confirmLabel: string;
@@ -25,14 +27,14 @@ interface Props {
  * request. Focus stays inside the modal dialog, Esc cancels, and a cancel returns focus
  * to the opening button; after the revocation focus moves to the result, as the button is gone.
  */
-export function RevokeButton({ id, idField, label, title, children, confirmLabel, action, csrfField, csrfToken, resultId }: Props) {
+export function RevokeButton({ id, idField, label, buttonText = 'Revoke', title, children, confirmLabel, action, csrfField, csrfToken, resultId }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const guard = useSudoGuard();
   const titleId = `revoke-title-${id}`;
   return (
     <>
       <button type="button" className="button danger-quiet" onClick={() => dialog.current?.showModal()} aria-label={label}>
-        Revoke
+        {buttonText}
       </button>
       <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onKeyDown={keepTabInside}>
         <h2 id={titleId}>{title}</h2>
@@ -41,7 +43,7 @@ export function RevokeButton({ id, idField, label, title, children, confirmLabel
         <form action={action} onSubmit={guard} className="dialog-actions">
           <FocusWhenDone dialog={dialog} resultId={resultId} />
           <input type="hidden" name={csrfField} value={csrfToken} />
-          <input type="hidden" name={idField} value={id} />
+          {idField && <input type="hidden" name={idField} value={id} />}
           <ConfirmButtons label={confirmLabel} onCancel={() => dialog.current?.close()} />
         </form>
       </dialog>

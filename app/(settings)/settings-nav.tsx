@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 const SECTIONS = [
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/connected-apps', label: 'Connected apps' },
+  { href: '/settings/usage', label: 'Usage', adminOnly: true },
 ] as const;
 
 /** The public pages a person managing keys and apps turns to. The reference is a few megabytes of script: fetched when used, not prefetched. */
@@ -15,13 +16,14 @@ const HELP = [
   { href: '/docs/errors', label: 'Error codes', prefetch: undefined },
 ] as const;
 
-export function SettingsNav() {
+/** `admin`: whether to list the sections only admins may open (the others answer members 404). */
+export function SettingsNav({ admin }: { admin: boolean }) {
   const pathname = usePathname();
   return (
     <nav className="side-nav" aria-label="Settings">
       <p className="nav-title">Settings</p>
       <ul>
-        {SECTIONS.map((section) => (
+        {SECTIONS.filter((section) => admin || !('adminOnly' in section)).map((section) => (
           <li key={section.label}>
             <Link href={section.href} aria-current={pathname.startsWith(section.href) ? 'page' : undefined}>
               {section.label}

@@ -1,13 +1,17 @@
 // The account endpoints' operations (/me, /clients): what they answer and what runs them, read by the
 // REST routes, the MCP tools and the OpenAPI document.
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../contract/operation';
+import { defineOperation, offsetCut, type Operation } from '../contract/operation';
+import { offsetParam, toolLimit } from '../contract/query';
 import { listClients } from './clients';
 import { describeKey } from './me';
 import { clientSchema, meSchema } from './schemas';
 
 /** Neither endpoint takes a parameter: any parameter is an unknown one (400). */
 const noParameters = z.object({});
+
+/** Most clients one list_clients call may ask for (each costs a model about 350 tokens). */
+const CLIENTS_TOOL_CAP = 50;
 
 export const meOperation = defineOperation({
   id: 'getMe',
@@ -34,11 +38,21 @@ export const clientsOperation = defineOperation({
   scope: null,
   query: noParameters,
   data: z.array(clientSchema),
-  run: (_query, auth) => listClients(auth),
+  run: async (query: { limit?: number; offset?: number }, auth) => {
+    const answer = await listClients(auth);
+    if (query.limit === undefined) return answer;
+    // The MCP tool's page of the list (REST lists every client): `truncated` when more follow.
+    const offset = query.offset ?? 0;
+    const data = answer.data.slice(offset, offset + query.limit);
+    // `meta.truncated` only when more follow: a whole list is the REST answer itself.
+    return answer.data.length > offset + query.limit ? { data, meta: { ...answer.meta, truncated: true } } : { ...answer, data };
+  },
   tool: {
     name: 'list_clients',
     title: 'List clients',
-    lead: 'Call this first (after describe_metrics): it names every client you can read and gives the `id` that the other tools take as `client`, with each client’s ad accounts (and their currencies), social pages, analytics properties, search-console sites and stores.',
+    lead: 'Call first: the clients you can read, by name, with the `id` other tools take as `client`, and each client’s ad accounts (with currencies), social pages, analytics properties, search-console sites and stores.',
+    query: noParameters.safeExtend({ limit: toolLimit(CLIENTS_TOOL_CAP, 'clients', 10), offset: offsetParam('clients') }),
+    cuts: [offsetCut('clients', (data: unknown[]) => [data])],
   },
 });
 

@@ -13,6 +13,20 @@ export interface Reach {
 }
 
 /**
+ * The clients a member reaches, as it is now: null for an admin (every client of the organisation,
+ * those added later too), else the clients listed for the membership (possibly none). An OAuth grant
+ * reaches what its approving user reaches; `query` is the caller's connection (the gate's primary).
+ */
+export async function membershipClientIds(
+  membership: { id: string; role: string },
+  query: (text: string, values: unknown[]) => Promise<{ clientId: string }[]> = sql,
+): Promise<string[] | null> {
+  if (membership.role === 'admin') return null;
+  const rows = await query('SELECT client_id AS "clientId" FROM member_client_access WHERE membership_id = $1 ORDER BY client_id', [membership.id]);
+  return rows.map((row) => row.clientId);
+}
+
+/**
  * The reach of a request: the credential's clients, narrowed to `client` when given. A client that
  * does not exist, belongs to another organisation or is outside the credential's list is 404, the
  * same answer in every case.

@@ -1,6 +1,6 @@
 // The one registry of error codes: status and title for each, used by responses, the errors page
 // and the OpenAPI document alike.
-import { RATE_LIMIT } from './limits';
+import { PROTOCOL_RATE_LIMIT, RATE_LIMIT, RATE_LIMITS, type RateLimitWindow } from './limits';
 
 export const ERROR_CODES = {
   validation_failed: {
@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   rate_limited: {
     status: 429,
     title: 'Too many requests',
-    explanation: `More than ${RATE_LIMIT.limit} requests in the current ${RATE_LIMIT.windowSeconds}-second window for this key (or, without a valid key, for this address), or more requests at once for this key than it may have in progress. Wait for the seconds in \`Retry-After\`.`,
+    explanation: `More than ${RATE_LIMIT.limit} requests in the current ${RATE_LIMIT.windowSeconds}-second window for this key (or, without a valid key, for this address; MCP protocol messages that read no data count apart, ${PROTOCOL_RATE_LIMIT.limit} in ${PROTOCOL_RATE_LIMIT.windowSeconds} s), or more requests at once for this key than it may have in progress. Wait for the seconds in \`Retry-After\`.`,
   },
   unavailable: {
     status: 503,
@@ -67,8 +67,10 @@ export class ApiError extends Error {
 }
 
 /** The 429 of the rate limit (not of the concurrency caps), for both doors; `who` names whose window is full. */
-export function rateLimited(who: string): ApiError {
-  return new ApiError('rate_limited', `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
+export function rateLimited(who: string, window: RateLimitWindow = 'data'): ApiError {
+  const { limit, windowSeconds } = RATE_LIMITS[window];
+  const what = window === 'protocol' ? 'MCP protocol messages' : 'requests';
+  return new ApiError('rate_limited', `More than ${limit} ${what} in ${windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
 }
 
 /** The one answer for anything outside a credential's reach, identical to "does not exist". */

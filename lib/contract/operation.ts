@@ -21,6 +21,43 @@ export interface ToolFace {
    * so that an answer fits a model's context. Always the REST query extended, never a second copy.
    */
   query?: QuerySchema;
+  /**
+   * The lists of the answer that the MCP answer budget (lib/mcp/budget.ts) may shorten (together, each
+   * to the same share of its length), each with how to read on. Without them an answer must fit the budget whatever the
+   * arguments (tests/integration/mcp-answer-sizes.test.ts checks it).
+   */
+  cuts?: ToolCut[];
+}
+
+/** A list of an answer the MCP answer budget may shorten, and how a model gets the rest. */
+export interface ToolCut {
+  /** What is cut, e.g. `rows`, for the note. */
+  what: string;
+  /** The arrays of `data` to shorten (each to the same length), in the answer the budget cuts. */
+  lists(data: never): unknown[][];
+  /** How to read on after the first `kept` rows were sent, for these arguments. */
+  next(kept: number, args: Record<string, unknown>, data: never): string;
+}
+
+/** The cut of an overview's series (the days or buckets in order): the rest is a later `from`, or fewer points. */
+export function seriesCut(lists: (data: never) => { date: string }[][]): ToolCut {
+  return {
+    what: 'series',
+    lists,
+    next: (kept, _args, data) => {
+      const last = lists(data)[0]?.[kept - 1]?.date;
+      return `${last ? `it ends with the point of ${last}; ` : ''}ask for \`"granularity": "week"\` or \`"month"\`${last ? ', or for the days after it with a later `from`' : ''}`;
+    },
+  };
+}
+
+/** The cut of a list tool that takes `offset`: the same arguments with the next offset read on. */
+export function offsetCut(what: string, lists: (data: never) => unknown[][]): ToolCut {
+  return {
+    what,
+    lists,
+    next: (kept, args) => `call again with the same arguments and \`"offset": ${Number(args.offset ?? 0) + kept}\``,
+  };
 }
 
 export interface Operation<Q extends QuerySchema = QuerySchema, D extends z.ZodType = z.ZodType> {

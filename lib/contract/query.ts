@@ -1,6 +1,7 @@
 // Query-string parsing shared by every endpoint: one zod schema per endpoint, every problem reported.
 import { z } from 'zod';
 import { addDays, dayNumber, daysInclusive, isRealDay, todayIn, type IsoDay } from '../time/days';
+import { bucketCount, GRANULARITIES, type Granularity } from '../time/buckets';
 import { isPlainText, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
 import { ApiError, type FieldError } from './errors';
 
@@ -67,38 +68,64 @@ export function boundedCount(max: number, fallback: number) {
   return z.coerce.number({ error: message }).int(message).min(1, message).max(max, message).default(fallback);
 }
 
-/** How many rows a list returns on MCP when `limit` is not given: enough to see the top, small enough for a model's context. */
-export const TOOL_LIST_DEFAULT = 50;
-
-/** The `limit` argument of an MCP list tool: 1 to the REST cap, default TOOL_LIST_DEFAULT. */
-export function toolLimit(cap: number, what: string) {
-  return boundedCount(cap, TOOL_LIST_DEFAULT).describe(
-    `Most ${what} to return, 1 to ${cap}; default ${TOOL_LIST_DEFAULT}. \`truncated\` (in \`data\` and \`meta\`) is true when more exist: narrow the range, filter by client or raise the limit.`,
+/**
+ * The `limit` argument of an MCP list tool: 1 to the REST cap, `fallback` when absent (enough to see the
+ * top while the answer stays within the default budget of lib/mcp/budget.ts). A longer list is cut by
+ * that budget, never by asking for more: the text of a cut answer says which `offset` continues it.
+ */
+export function toolLimit(cap: number, what: string, fallback: number) {
+  return boundedCount(cap, fallback).describe(
+    `Most ${what} to return, 1 to ${cap}; default ${fallback}. \`truncated\`: more exist (the answer says how to read on).`,
   );
 }
 
-/** Up to this many days an MCP overview tool sends its daily series unless asked otherwise: a quarter. */
-export const TOOL_SERIES_DAYS = 92;
-export const SERIES_CHOICES = ['auto', 'daily', 'none'] as const;
+/** The largest `offset`: far beyond any list an organisation has, a bound on the database's work. */
+export const MAX_OFFSET = 1_000_000;
+
+/** `offset` of a list: how many rows of the same ordered list to skip, 0 when absent. */
+export function offsetParam(what: string) {
+  const message = `must be a whole number from 0 to ${MAX_OFFSET}`;
+  return z.coerce
+    .number({ error: message })
+    .int(message)
+    .min(0, message)
+    .max(MAX_OFFSET, message)
+    .default(0)
+    .describe(`${what[0]!.toUpperCase()}${what.slice(1)} of the same list to skip, 0 to ${MAX_OFFSET}; default 0. With the other parameters unchanged, the count already read continues a truncated list.`);
+}
+
+export type { Granularity } from '../time/buckets';
+
+/** `granularity` of an overview's series: days (default), ISO weeks or calendar months, clipped to the range. */
+export const granularityParam = z
+  .enum(GRANULARITIES)
+  .default('day')
+  .describe(
+    'Series buckets: `day` (default), `week` (ISO, Monday to Sunday) or `month`; the first and last are clipped to the range, a point\'s `date` is its first day. `week`/`month` suit long ranges.',
+  );
+
+/** Up to this many points an MCP overview tool sends its series unless asked otherwise: a quarter of days. */
+export const TOOL_SERIES_POINTS = 92;
+export const SERIES_CHOICES = ['auto', 'all', 'none'] as const;
 export type SeriesChoice = (typeof SERIES_CHOICES)[number];
 
 /**
- * The `series` argument of an MCP overview tool. A daily point costs a model about 40 tokens, so a
- * year of one series about 15,000: by default only ranges up to a quarter carry theirs.
+ * The `series` argument of an MCP overview tool. A point costs a model about 40 tokens, so a year of
+ * days about 15,000: by default only series of up to TOOL_SERIES_POINTS points come.
  */
 export function toolSeries() {
   return z
     .enum(SERIES_CHOICES)
     .default('auto')
     .describe(
-      `The daily series: \`daily\` (a point for every day of the range, as REST answers), \`none\` (left empty), or \`auto\` (default): daily for ranges up to ${TOOL_SERIES_DAYS} days, empty for longer ones. A point costs about 40 tokens: ask for \`daily\` on a long range only when the days themselves are needed.`,
+      `\`all\` (every point), \`none\` (empty), or \`auto\` (default): the series when it has at most ${TOOL_SERIES_POINTS} points (a quarter by day, a year by week or month), else empty.`,
     );
 }
 
-/** Whether an answer keeps its daily series: a REST query has no `series` and always does. */
-export function keepsSeries(query: { from: string; to: string; series?: SeriesChoice }): boolean {
-  if (query.series === undefined || query.series === 'daily') return true;
-  return query.series === 'auto' && daysInclusive(query.from, query.to) <= TOOL_SERIES_DAYS;
+/** Whether an answer keeps its series: a REST query has no `series` and always does. */
+export function keepsSeries(query: { from: string; to: string; series?: SeriesChoice; granularity?: Granularity }): boolean {
+  if (query.series === undefined || query.series === 'all') return true;
+  return query.series === 'auto' && bucketCount(query.from, query.to, query.granularity ?? 'day') <= TOOL_SERIES_POINTS;
 }
 
 /**

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { envelope, envelopeSchema } from '../contract/envelope';
 import { defineOperation, type Operation } from '../contract/operation';
-import { LIST_CAP, type MetricDefinition } from '../metrics/definitions';
+import { LIST_CAP, SERIES_BUCKETS_RULE, type MetricDefinition } from '../metrics/definitions';
+import { ANSWER_TOKEN_BUDGET } from './budget';
 import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from '../metrics/ads/definitions';
 import { SOCIAL_PLATFORM_METRICS, SOCIAL_POST_METRICS, SOCIAL_RULES } from '../metrics/social/definitions';
 
@@ -26,39 +27,52 @@ const fieldSchema = z
     path: z.string().describe('Where the field is in the tool’s `structuredContent`; `[]` marks the elements of an array.'),
     type: z.string().describe('JSON type(s), `|null` when it may be null.'),
     description: z.string().nullable(),
-    metric: z.string().nullable().describe('The name of its entry in `metrics` (unit, formula, aggregation, null rule), when it is a metric.'),
+    metric: z.string().nullable().describe('When it is a metric, its name in the `metrics` of its surface (describe_metrics with `surface`).'),
   })
   .strict();
 
 export const describeMetricsData = z
   .object({
-    rules: z.record(z.string(), z.string()).describe('The rules every answer follows: null, days, non-additive people counts, results, currency, freshness, lists.'),
+    rules: z.record(z.string(), z.string()).describe('The rules every answer follows (without arguments), or those of the surface asked for.'),
     metrics: z
       .object({ ads: z.array(metricSchema), socialPlatform: z.array(metricSchema), socialPost: z.array(metricSchema) })
       .strict()
-      .describe('Unit, formula, aggregation and null rule of every metric, per surface.'),
-    tools: z.array(z.object({ name: z.string(), scope: z.string().nullable(), fields: z.array(fieldSchema) }).strict()),
+      .describe('Unit, formula, aggregation and null rule of every metric of the surface asked for; empty lists otherwise.'),
+    fields: z.array(fieldSchema).describe('Every field of the tool asked for (a metric field\'s definition is in its surface\'s `metrics`); empty otherwise.'),
   })
   .strict();
 
 type Field = z.infer<typeof fieldSchema>;
 
-const RULES = {
+/** The rules every answer follows, whatever its surface. */
+const COMMON_RULES = {
   nullMeansNotReported: ADS_RULES.notReported,
-  adsDays: ADS_RULES.days,
-  socialDays: SOCIAL_RULES.days,
-  adsLevels: ADS_RULES.levels,
-  adsReach: ADS_RULES.reach,
-  socialReach: SOCIAL_RULES.reach,
-  socialFollowers: SOCIAL_RULES.followers,
-  socialPlatforms: SOCIAL_RULES.platforms,
-  adsResults: ADS_RULES.results,
   currency: ADS_RULES.currency,
-  adsFreshness: ADS_RULES.freshness,
-  socialFreshness: SOCIAL_RULES.freshness,
-  restatement: `The ads platform restates a day's figures for up to ${RESTATEMENT_WINDOW_DAYS} days (re-pulled nightly for the last 3 days and weekly for the last ${RESTATEMENT_WINDOW_DAYS}): figures of recent days can still change. Cached ad breakdowns are \`stale\` when older than ${BREAKDOWN_REFETCH_AFTER_HOURS} hour and fetched within that window.`,
-  lists: ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows, default 50)`),
+  seriesBuckets: SERIES_BUCKETS_RULE,
+  lists: `${ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows)`)} A tool answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list is cut (\`truncated: true\`) and a second text block says which \`offset\` (or narrower arguments) gets the rest.`,
 };
+
+/** The rules of each surface. */
+const SURFACE_RULES = {
+  ads: {
+    days: ADS_RULES.days,
+    levels: ADS_RULES.levels,
+    reach: ADS_RULES.reach,
+    results: ADS_RULES.results,
+    freshness: ADS_RULES.freshness,
+    restatement: `The ads platform restates a day's figures for up to ${RESTATEMENT_WINDOW_DAYS} days (re-pulled nightly for the last 3 days and weekly for the last ${RESTATEMENT_WINDOW_DAYS}): figures of recent days can still change. Cached ad breakdowns are \`stale\` when older than ${BREAKDOWN_REFETCH_AFTER_HOURS} hour and fetched within that window.`,
+  },
+  social: {
+    days: SOCIAL_RULES.days,
+    reach: SOCIAL_RULES.reach,
+    followers: SOCIAL_RULES.followers,
+    platforms: SOCIAL_RULES.platforms,
+    freshness: SOCIAL_RULES.freshness,
+  },
+};
+
+const SURFACES = ['ads', 'social'] as const;
+type Surface = (typeof SURFACES)[number];
 
 /** The metric list a field of this operation is defined in, by the field's path. */
 function metricListFor(operation: Operation, path: string): readonly MetricDefinition[] {
@@ -104,31 +118,66 @@ function fieldsOf(operation: Operation): Field[] {
   return fields;
 }
 
-/** The describe_metrics tool over the data tools listed. It reads nothing synced: `syncedAt` is null. */
+export const DESCRIBE_METRICS = 'describe_metrics';
+
+type DescribeMetricsData = z.infer<typeof describeMetricsData>;
+
+const NO_METRICS: DescribeMetricsData['metrics'] = { ads: [], socialPlatform: [], socialPost: [] };
+
+function surfaceAnswer(surface: Surface): DescribeMetricsData {
+  const metrics = surface === 'ads' ? { ...NO_METRICS, ads: [...ADS_METRIC_DEFINITIONS] } : { ...NO_METRICS, socialPlatform: [...SOCIAL_PLATFORM_METRICS], socialPost: [...SOCIAL_POST_METRICS] };
+  return { rules: SURFACE_RULES[surface], metrics, fields: [] };
+}
+
+/**
+ * A tool's fields. A metric field names its metric, whose definition is in its surface's answer: its
+ * own description would say it twice, and both together would not fit one answer of the overviews.
+ */
+function toolAnswer(operation: Operation): DescribeMetricsData {
+  const fields = fieldsOf(operation).map((field) => (field.metric ? { ...field, description: null } : field));
+  return { rules: {}, metrics: NO_METRICS, fields };
+}
+
+/**
+ * The describe_metrics tool over the data tools listed: the common rules without arguments, a
+ * surface's rules and metrics with `surface`, a tool's fields with `tool`, each a few thousand tokens
+ * at most. It reads nothing synced: `syncedAt` is null.
+ */
 export function describeMetricsOperation(dataTools: Operation[]) {
-  let answer: z.infer<typeof describeMetricsData> | undefined;
+  const toolNames = dataTools.map((operation) => operation.tool!.name) as [string, ...string[]];
+  const answers = new Map<string, DescribeMetricsData>();
+  const answerFor = (key: string, build: () => DescribeMetricsData) => {
+    let answer = answers.get(key);
+    if (!answer) answers.set(key, (answer = build()));
+    return answer;
+  };
   return defineOperation({
     id: 'describeMetrics',
     // MCP only: not in the REST catalogue (allOperations), so never served under /api/v1.
-    path: 'describe_metrics',
+    path: DESCRIBE_METRICS,
     tag: 'Account',
-    summary: 'What every field of every tool means',
+    summary: 'What the fields of the tools mean',
     description: 'The definitions the REST reference is generated from.',
     scope: null,
-    query: z.object({}),
+    query: z
+      .object({
+        surface: z.enum(SURFACES).optional().describe('`ads` or `social`: its rules and every metric\'s unit, formula, aggregation and null rule.'),
+        tool: z.enum(toolNames).optional().describe('A tool: every field of its answer, with the definition of each metric field.'),
+      })
+      .refine((query) => query.surface === undefined || query.tool === undefined, { message: 'give `surface` or `tool`, not both', path: ['tool'] }),
     data: describeMetricsData,
-    run: async () => {
-      answer ??= {
-        rules: RULES,
-        metrics: { ads: [...ADS_METRIC_DEFINITIONS], socialPlatform: [...SOCIAL_PLATFORM_METRICS], socialPost: [...SOCIAL_POST_METRICS] },
-        tools: dataTools.map((operation) => ({ name: operation.tool!.name, scope: operation.scope, fields: fieldsOf(operation) })),
-      };
-      return envelope(answer, { syncedAt: null });
+    run: async (query) => {
+      const data = query.tool
+        ? answerFor(`tool:${query.tool}`, () => toolAnswer(dataTools.find((operation) => operation.tool!.name === query.tool)!))
+        : query.surface
+          ? answerFor(`surface:${query.surface}`, () => surfaceAnswer(query.surface!))
+          : { rules: COMMON_RULES, metrics: NO_METRICS, fields: [] };
+      return envelope(data, { syncedAt: null });
     },
     tool: {
-      name: 'describe_metrics',
+      name: DESCRIBE_METRICS,
       title: 'Describe the metrics',
-      lead: 'Call this first. Returns what every field of every other tool means: its unit and formula, how it is aggregated over days and entities, and when it is null (not reported, never zero); the rules on IST days, people counts that do not add up over days (reach, followers), result types, currencies and freshness (`meta.syncedAt`, restatement windows). Takes no arguments.',
+      lead: 'Definitions, when needed: no arguments for the rules every answer follows (null, currency, series buckets, cut lists); `surface` for a surface\'s rules (days, reach, followers, results, freshness) and metrics (unit, formula, aggregation, null rule); `tool` for every field of one tool\'s answer.',
     },
   });
 }

@@ -1,6 +1,7 @@
 // The MCP door at /api/mcp, in front of mcp-handler: Origin check (DNS-rebinding protection), CORS for
 // allowed browser origins, then the gate shared with REST (lib/operations/gate.ts) with this door's
-// credential (OAuth access token or API key) and one unit of the rate limit per tool call. The tools
+// credential (OAuth access token or API key), one unit of the data window per tool call, and the
+// protocol window for requests that read no data (see PROTOCOL_METHODS). The tools
 // themselves are lib/mcp/tools.ts.
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler } from 'mcp-handler';
@@ -16,13 +17,16 @@ import { verifyAccessToken } from '../oauth/verify';
 import { toApiError } from '../operations/failures';
 import { admit, countWithoutCredential, type Door } from '../operations/gate';
 import { problemResponse } from '../operations/problems';
+import { ANSWER_TOKEN_BUDGET } from './budget';
+import { TOOL_OPERATIONS } from './catalogue';
 import { McpCall, registerTools } from './tools';
 
 export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
 
 export const INSTRUCTIONS = `Read-only access to one organisation's ads (campaigns, ad sets, ads) and organic social (Facebook, Instagram) data, as the agency dashboard last synced it; nothing here calls an ad platform.
-Call describe_metrics first: it defines every field (unit, formula, aggregation). Then list_clients for the client ids the other tools take as \`client\`.
-Dates are calendar days in IST (Asia/Kolkata), \`from\` and \`to\` included, at most 366 days. null means "not reported", never zero. Reach and followers are counts of people and do not add up over days. Amounts are in the ad account's currency; \`meta.currency\` is null when they span several. \`meta.syncedAt\` says how fresh an answer is.`;
+Start with list_clients for the client ids the other tools take as \`client\`. describe_metrics defines fields when you need them: one surface (\`surface\`) or one tool's fields (\`tool\`) at a time.
+Dates are calendar days in IST (Asia/Kolkata), \`from\` and \`to\` included, at most 366 days, from 2000-01-01 to a year ahead; unknown arguments are refused. Every answer is the REST API's \`{ data, meta }\`. null means "not reported", never zero. Reach and followers are counts of people and do not add up over days. Amounts are in the ad account's currency; \`meta.currency\` is null when they span several. \`meta.syncedAt\` says how fresh an answer is.
+An answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list comes cut, with \`truncated: true\` and a second text block saying how to read on (an \`offset\`, or narrower arguments). Overviews of long ranges fit better with \`granularity\` \`week\` or \`month\`. A refused call is an \`isError\` result whose text is a problem document (\`code\`, \`detail\`, and \`errors[]\` for bad arguments).`;
 
 /** RFC 9728 metadata of this resource, at the path-suffixed well-known address (and at the root one). */
 export function protectedResourceMetadataUrl(): string {
@@ -87,15 +91,54 @@ async function credential(request: Request): Promise<AuthContext> {
   }
 }
 
-/** How many tool calls a request's JSON-RPC body carries: a batch may carry several. */
-function toolCallsIn(body: string): number {
+interface JsonRpcMessage {
+  method?: unknown;
+  params?: { name?: unknown } | null;
+}
+
+/**
+ * The JSON-RPC methods that read no data: connecting (initialize, the 2026-07-28 server/discover), listing
+ * what the server offers, ping, and every notification. A request made only of these counts in the
+ * protocol window (lib/contract/limits.ts); tools/call, and anything else, in the data window.
+ */
+const PROTOCOL_METHODS = new Set(['initialize', 'server/discover', 'ping', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
+
+function readsNoData(message: JsonRpcMessage | null): boolean {
+  const method = message?.method;
+  return typeof method === 'string' && (PROTOCOL_METHODS.has(method) || method.startsWith('notifications/'));
+}
+
+/** The JSON-RPC messages of a request's body (a batch carries several), or null when it is not JSON-RPC. */
+function messagesIn(body: string): (JsonRpcMessage | null)[] | null {
   try {
     const parsed: unknown = JSON.parse(body);
-    const messages = Array.isArray(parsed) ? parsed : [parsed];
-    return messages.filter((message) => (message as { method?: unknown } | null)?.method === 'tools/call').length;
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (JsonRpcMessage | null)[];
+    return messages.length === 0 ? null : messages;
   } catch {
-    return 0; // not JSON: the handler answers a JSON-RPC parse error
+    return null; // not JSON: the handler answers a JSON-RPC parse error
   }
+}
+
+const TOOL_NAMES = new Set(TOOL_OPERATIONS.map((operation) => operation.tool!.name));
+/** The JSON-RPC methods the request log names; any other (the caller chooses) is `other`, so the charts stay bounded. */
+const LOGGED_METHODS = new Set([...PROTOCOL_METHODS, 'tools/call', 'notifications/initialized']);
+
+/**
+ * What the request log and the usage charts call an MCP request: `mcp:<tool>` for one tool call,
+ * `mcp:<method>` for another message, `mcp:batch` for several; and the tools it called. Names that are
+ * not ours are logged as `unknown tool` and `other`, never as the caller wrote them.
+ */
+export function describeMcpRequest(messages: (JsonRpcMessage | null)[]): { endpoint: string; tool: string | null } {
+  const toolOf = (message: JsonRpcMessage | null) => {
+    const name = message?.params?.name;
+    return typeof name === 'string' && TOOL_NAMES.has(name) ? name : 'unknown tool';
+  };
+  const tools = messages.filter((message) => message?.method === 'tools/call').map(toolOf);
+  const tool = tools.length > 0 ? tools.join(', ') : null;
+  if (messages.length !== 1) return { endpoint: messages.length === 0 ? 'mcp:other' : 'mcp:batch', tool };
+  const method = messages[0]?.method;
+  if (method === 'tools/call') return { endpoint: `mcp:${tools[0]}`, tool };
+  return { endpoint: `mcp:${typeof method === 'string' && LOGGED_METHODS.has(method) ? method : 'other'}`, tool };
 }
 
 /**
@@ -144,11 +187,15 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     );
   }
   const { request, body } = bounded;
+  const messages = request.method === 'POST' ? messagesIn(body) : null;
   const door: Door = {
     credential,
     noun: 'credential',
-    // One unit per tool call (each call of a batch counts); a request without any takes one.
-    calls: (request) => (request.method === 'POST' ? toolCallsIn(body) : 0),
+    // One unit of the data window per tool call (each call of a batch counts); a request of protocol
+    // messages only takes one unit of the protocol window; anything else one unit of the data window.
+    calls: () => messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
+    readsNoData: () => messages !== null && messages.every(readsNoData),
+    describe: () => describeMcpRequest(messages ?? []),
   };
   const admitted = await admit(request, door, requestId, cors);
   if (admitted instanceof Response) return admitted;
@@ -162,9 +209,9 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
       resourceMetadataUrl: protectedResourceMetadataUrl(),
       extra: { call: new McpCall(admitted, request) },
     };
-    return withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers });
+    return admitted.answered(withHeaders(await mcpHandler(request), { ...API_HEADERS, ...headers }));
   } catch (error) {
-    return problemResponse(toApiError(error, requestId), headers);
+    return admitted.answered(problemResponse(toApiError(error, requestId), headers));
   }
 }
 

@@ -10,10 +10,12 @@ import { toApiError } from '../operations/failures';
 import type { Admitted } from '../operations/gate';
 import { invoke } from '../operations/invoke';
 import type { Operation } from '../contract/operation';
-import { QUERY_RULES } from '../contract/query';
 import { problemBody } from '../operations/problems';
+import { MAX_RANGE_DAYS } from '../contract/query';
 import { answeredRows, recordToolCall } from '../usage/tool-calls';
+import { withinBudget } from './budget';
 import { TOOL_OPERATIONS } from './catalogue';
+import { DESCRIBE_METRICS } from './describe-metrics';
 
 /** What the MCP route hands each tool call of one HTTP request (in the SDK's `authInfo.extra.call`). */
 export class McpCall {
@@ -53,6 +55,53 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
+/** What an output schema keeps in tools/list: the shape. What each field means is for describe_metrics. */
+const SHAPE_KEYWORDS = new Set(['type', 'properties', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs']);
+
+/**
+ * The output schema as the fields and their types only (no descriptions, formats, bounds or `required`
+ * lists): three quarters of tools/list were output schemas, which a model reads with every
+ * conversation, while the field dictionary (describe_metrics) is read only when needed. The answers
+ * are still checked against the full schema (`advertised`).
+ */
+function shapeOf(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shapeOf);
+  if (typeof node !== 'object' || node === null) return node;
+  const shape: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!SHAPE_KEYWORDS.has(key)) continue;
+    // Names under `properties` and `$defs` are fields, not keywords: every one is kept.
+    shape[key] = key === 'properties' || key === '$defs' ? Object.fromEntries(Object.entries(value as JsonSchema).map(([name, child]) => [name, shapeOf(child)])) : shapeOf(value);
+  }
+  return shape;
+}
+
+/**
+ * The descriptions on MCP of the arguments most tools share: what a model needs to fill them, once per
+ * tool. The date window and the other query rules (QUERY_RULES) are stated once, in the server's
+ * instructions, and in refusals' `errors[]`.
+ */
+const TOOL_ARGUMENTS: Record<string, string> = {
+  client: 'One client (an `id` from list_clients); default: every client you can read.',
+  from: 'First day, included (YYYY-MM-DD).',
+  to: `Last day, included; at most ${MAX_RANGE_DAYS} days from \`from\`.`,
+};
+
+/**
+ * An input schema in fewer tokens: without the patterns that a `format` (`date`, `uuid`) already
+ * states, and with the shared arguments' terse descriptions.
+ */
+function terseInput(json: JsonSchema): JsonSchema {
+  const properties = Object.fromEntries(
+    Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
+      const { pattern, ...rest } = property;
+      const kept = 'format' in property ? rest : { ...rest, ...(pattern === undefined ? {} : { pattern }) };
+      return [name, TOOL_ARGUMENTS[name] ? { ...kept, description: TOOL_ARGUMENTS[name] } : kept];
+    }),
+  );
+  return { ...json, properties };
+}
+
 interface ToolSchemas {
   input: StandardSchemaWithJSON;
   output: StandardSchemaWithJSON;
@@ -61,15 +110,13 @@ interface ToolSchemas {
 
 const schemaCache = new Map<Operation, ToolSchemas>();
 
-function describeTool(operation: Operation, query: z.ZodObject): string {
-  const dated = 'from' in query.shape;
-  return [
-    operation.tool!.lead,
-    '',
-    ...(dated ? [`Arguments: ${QUERY_RULES[1]} Unknown arguments are refused.`] : []),
-    'Answer: `{ data, meta }`, the same as the REST API. `null` means not reported, never zero. `meta.syncedAt` is the freshness; `meta.currency` is null when amounts span currencies (compare them per row then). Units and formulas of every field: describe_metrics.',
-    'A refused call is an `isError` result whose text is a problem document: `code`, `detail` and, for bad arguments, `errors[]` (one entry per argument).',
-  ].join('\n');
+/**
+ * The tool's lead and where its fields are defined; what every answer shares (envelope, null, errors)
+ * is said once, in the server's instructions.
+ */
+function describeTool(operation: Operation): string {
+  const { name, lead } = operation.tool!;
+  return name === DESCRIBE_METRICS ? lead : `${lead} Fields: describe_metrics {"tool":"${name}"}.`;
 }
 
 function schemasOf(operation: Operation): ToolSchemas {
@@ -79,10 +126,13 @@ function schemasOf(operation: Operation): ToolSchemas {
     const envelope = envelopeSchema(operation.data);
     schemas = {
       // Our validation runs in the shared step, with our error shape: the SDK's passes everything.
-      input: advertised({ ...jsonSchemaOf(query, 'input'), additionalProperties: false }, (value) => ({ value })),
+      input: advertised({ ...terseInput(jsonSchemaOf(query, 'input')), additionalProperties: false }, (value) => ({ value })),
       // Our own answers are checked against the envelope schema by the SDK, as REST's are by the tests.
-      output: advertised(jsonSchemaOf(envelope, 'output'), (value) => envelope['~standard'].validate(value)),
-      description: describeTool(operation, query),
+      output: advertised(
+        { ...(shapeOf(jsonSchemaOf(envelope, 'output')) as JsonSchema), required: ['data', 'meta'], additionalProperties: false },
+        (value) => envelope['~standard'].validate(value),
+      ),
+      description: describeTool(operation),
     };
     schemaCache.set(operation, schemas);
   }
@@ -106,16 +156,28 @@ function scopeChallenge(operation: Operation): ScopeChallengeHandler | undefined
   };
 }
 
+/**
+ * A tool's answer within the answer budget, and the text blocks a model reads: the envelope's JSON and,
+ * when a list was cut, the note saying how to read on. Throws what invoke throws.
+ */
+export async function toolAnswer(operation: Operation, auth: AuthContext, args: unknown, request: Request) {
+  const whole = await invoke(operation, auth, { kind: 'arguments', args }, request);
+  // Only operations answering `{ data, meta }` have a tool face; bytes (the thumbnail) are REST only.
+  if (whole instanceof Response) throw new Error(`the tool ${operation.tool!.name} answered bytes`);
+  const { answer, note } = withinBudget(operation, (args ?? {}) as Record<string, unknown>, whole);
+  const content = [{ type: 'text' as const, text: JSON.stringify(answer) }, ...(note ? [{ type: 'text' as const, text: note }] : [])];
+  return { answer, content };
+}
+
 async function callTool(operation: Operation, args: unknown, call: McpCall) {
   const started = performance.now();
   const record = (outcome: string, rows: number | null) =>
     recordToolCall({ auth: call.auth, tool: operation.tool!.name, args, rows, durationMs: performance.now() - started, outcome });
   try {
     call.takeRateLimit();
-    const answer = await invoke(operation, call.auth, { kind: 'arguments', args }, call.request);
-    const text = JSON.stringify(answer);
+    const { answer, content } = await toolAnswer(operation, call.auth, args, call.request);
     record('ok', answeredRows(answer));
-    return { structuredContent: answer as unknown as Record<string, unknown>, content: [{ type: 'text' as const, text }] };
+    return { structuredContent: answer as unknown as Record<string, unknown>, content };
   } catch (error) {
     const problem = toApiError(error, call.requestId);
     record(problem.code, null);
@@ -134,7 +196,8 @@ export function registerTools(server: McpServer): void {
         description: schemas.description,
         inputSchema: schemas.input,
         outputSchema: schemas.output,
-        annotations: { title: operation.tool!.title, ...ANNOTATIONS },
+        // The title is the tool's own `title`, not repeated in the annotations.
+        annotations: ANNOTATIONS,
         scopeChallenge: scopeChallenge(operation),
       },
       (args, ctx) => {

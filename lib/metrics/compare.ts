@@ -1,7 +1,7 @@
 // Compare periods for the website and store surfaces: which days a response's `previous` figures
 // cover, given the requested range and the `compare` mode.
 import { z } from 'zod';
-import { checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../contract/query';
+import { checkDateRange, clientParam, dateRange, granularityParam, whenDatesAreReal } from '../contract/query';
 import { monthsEarlier, previousPeriod, type DayRange } from '../time/day-range';
 import { tableLimitParam } from './dimension-tables/schemas';
 
@@ -38,9 +38,12 @@ export const compareRangeSchema = z
   .nullable()
   .describe('The compare range (both days included), or null when `compare` is `none`.');
 
-/** The query of the surfaces with compare periods and dimension tables (website overview and search, store). */
+/**
+ * The query of the surfaces with compare periods and dimension tables (website overview and search, store).
+ * `granularity` buckets both series, `series` and `previousSeries`, each within its own range.
+ */
 export const comparedRangeQuery = z
-  .object({ client: clientParam, ...dateRange, compare: compareParam, limit: tableLimitParam })
+  .object({ client: clientParam, ...dateRange, compare: compareParam, limit: tableLimitParam, granularity: granularityParam })
   .superRefine(checkDateRange, whenDatesAreReal);
 
 export type ComparedRangeQuery = z.infer<typeof comparedRangeQuery>;

@@ -22,3 +22,7 @@ export interface MetricDefinition {
 export function metric<N extends string>(name: N, fields: Omit<MetricDefinition, 'name'>): MetricDefinition & { name: N } {
   return { name, ...fields };
 }
+
+/** How an overview's series is bucketed (`granularity`), for both surfaces that have one. */
+export const SERIES_BUCKETS_RULE =
+  'A series point is a day, an ISO week (Monday to Sunday) or a calendar month (`granularity`), the first and last clipped to the range, dated by its first day in the range. A week or a month is a range of its own: its figures follow the range rules (sums of the days; reach the peak day, never a sum; followers each page\'s last level within it, summed over the pages).';

@@ -15,6 +15,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { errors } from 'oidc-provider';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { parseClientMetadata } from './request-rules';
 
@@ -52,24 +53,55 @@ export function isFetchableAddress(address: string): boolean {
   return ip.kind() === 'ipv4' || ip.match(GLOBAL_UNICAST_V6);
 }
 
-/** Every address of a host (an IP address is its own), or an error when any of them may not be fetched from. */
+/**
+ * Why a metadata document could not be had, as the user reads it on the error page (both are
+ * `invalid_client`): its host could not be resolved or reached (no such name, DNS failure, connection
+ * refused or reset, timeout), or we refuse to fetch from it (plain http, or an address that is not
+ * global unicast). The provider's own words, "fetch not allowed" or "fetch failed", say neither.
+ */
+export const METADATA_HOST_UNREACHABLE = 'the client metadata document’s host could not be resolved or reached';
+export const METADATA_HOST_REFUSED = 'the client metadata document’s host is refused: only https on a public address is fetched';
+
+/** A host we refuse to fetch from. */
+class RefusedHost extends Error {}
+
+/** Error codes of a name that does not resolve, or of a connection that cannot be made or times out. */
+const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME', 'ENODATA', 'ESERVFAIL', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+
+/**
+ * The description for an error met while resolving a client's metadata document, found anywhere in
+ * its chain of causes (the provider wraps our fetch's errors), or null when it is neither kind.
+ */
+export function metadataDocumentProblem(error: unknown): string | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    if (cause instanceof RefusedHost) return METADATA_HOST_REFUSED;
+    const code = (cause as NodeJS.ErrnoException).code;
+    if ((code && UNREACHABLE_CODES.has(code)) || cause.name === 'TimeoutError') return METADATA_HOST_UNREACHABLE;
+  }
+  return null;
+}
+
+/** Every address of a host (an IP address is its own); throws RefusedHost when any of them may not be fetched from. */
 async function fetchableAddresses(host: string): Promise<{ address: string; family: number }[]> {
   const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
   if (addresses.length === 0 || !addresses.every(({ address }) => isFetchableAddress(address))) {
-    throw new Error(`${host} is not a public address or resolves to one that is not`);
+    throw new RefusedHost(`${host} is not a public address or resolves to one that is not`);
   }
   return addresses;
 }
 
-/** features.clientIdMetadataDocument.allowFetch: https only, and every address of the host public. */
+/**
+ * features.clientIdMetadataDocument.allowFetch: https only, and every address of the host public.
+ * A refusal is `invalid_client` with the description that says why (see metadataDocumentProblem).
+ */
 export async function allowMetadataDocumentFetch(clientId: string): Promise<boolean> {
   const url = URL.parse(clientId);
-  if (!url || url.protocol !== 'https:') return false;
+  if (!url || url.protocol !== 'https:') throw new errors.InvalidClient(METADATA_HOST_REFUSED);
   try {
     await fetchableAddresses(url.hostname.replace(/^\[|\]$/g, ''));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    throw new errors.InvalidClient(metadataDocumentProblem(error) ?? METADATA_HOST_UNREACHABLE);
   }
 }
 

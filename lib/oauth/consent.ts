@@ -122,7 +122,13 @@ async function approve(interaction: Interaction, userId: string, orgId: string):
   grant.addResourceScope(resource, scopes.join(' '));
   const grantId = await grant.save();
   const clientName = client?.clientName ?? clientId;
-  await sql(`UPDATE oauth_payloads SET org_id = $2, client_name = $3 WHERE model = 'Grant' AND id = $1`, [grantId, orgId, clientName]);
+  // Kept with the grant: a metadata document's client (its redirects included) is stored nowhere else.
+  await sql(`UPDATE oauth_payloads SET org_id = $2, client_name = $3, redirect_uris = $4 WHERE model = 'Grant' AND id = $1`, [
+    grantId,
+    orgId,
+    clientName,
+    client?.redirectUris ?? [],
+  ]);
   // A registration that led to a grant is kept (unused ones expire a day after registering).
   await sql(`UPDATE oauth_payloads SET expires_at = NULL WHERE model = 'Client' AND id = $1`, [clientId]);
   await recordAuditEvent({

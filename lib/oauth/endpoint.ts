@@ -2,7 +2,7 @@
 // only our four endpoints (and the authorization resume step) are reachable; every query and form
 // parameter within our input rules (see parameterProblem); CORS for browser-based clients on token,
 // revoke and register; registration limited per client address and its metadata checked and
-// normalised (see parseClientMetadata).
+// normalised (see parseClientMetadata); a refresh's scope reduced to the scopes we offer.
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
 import { rateLimiter, rateLimitHeaders } from '../ratelimit';
@@ -10,7 +10,7 @@ import { rateLimitIdentity } from '../ratelimit/identity';
 import { nodeExchange } from './bridge';
 import { oauthErrorPage } from './error-page';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
-import { parameterProblem, parseClientMetadata } from './request-rules';
+import { parameterProblem, parseClientMetadata, refreshFormWithOfferedScopes } from './request-rules';
 
 const CORS_PATHS = new Set<string>([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.registration]);
 const RESUME_PATH = new RegExp(`^${OAUTH_ROUTES.authorization}/[A-Za-z0-9_-]+$`);
@@ -62,6 +62,9 @@ async function providerResponse(request: Request, path: string): Promise<Respons
   const refusal = parameterRefusal(request, path, text);
   if (refusal) return refusal;
   let body = new TextEncoder().encode(text);
+  if (path === OAUTH_ROUTES.token && FORM_BODY.test(request.headers.get('content-type') ?? '')) {
+    body = new TextEncoder().encode(refreshFormWithOfferedScopes(text));
+  }
   if (path === OAUTH_ROUTES.registration && request.method === 'POST') {
     const normalised = await registrationBody(request, text);
     if (normalised instanceof Response) return normalised;

@@ -3,6 +3,7 @@
 // OAuth error code and description, and nothing loaded from elsewhere. The same page answers an
 // authorization request that our input rules refuse before the provider sees it.
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { metadataDocumentProblem } from './client-metadata';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -20,11 +21,15 @@ const PAGE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
 } as const;
 
-/** The provider's renderError. */
-export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut): void {
+/**
+ * The provider's renderError. A metadata document that could not be fetched is described by why
+ * (its host unreachable, or refused: see metadataDocumentProblem), not by the provider's "fetch failed".
+ */
+export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut, error: unknown): void {
   ctx.type = 'html';
   for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
-  ctx.body = errorPage(out);
+  const problem = out.error === 'invalid_client' ? metadataDocumentProblem(error) : null;
+  ctx.body = errorPage(problem ? { ...out, error_description: problem } : out);
 }
 
 /** The page as a Web response with status 400, for a request refused before the provider. */

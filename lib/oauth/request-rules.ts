@@ -37,8 +37,15 @@ export function parameterProblem(params: URLSearchParams): string | null {
   return null;
 }
 
-/** Accepted and without effect: refresh tokens are issued whether or not a client asks for it. */
-const IGNORED_SCOPES = new Set(['offline_access']);
+/**
+ * The scopes of a `scope` parameter that we offer, in our order. Every other value is ignored, not
+ * refused: clients add `openid`, `offline_access` (refresh tokens are issued without it) or scopes of
+ * their own, and one of them must not fail a whole sign-in.
+ */
+export function offeredScopes(scope: unknown): string[] {
+  const requested = new Set(typeof scope === 'string' ? scope.split(' ') : []);
+  return OAUTH_SCOPES.filter((offered) => requested.has(offered));
+}
 
 /** The MCP URL, with or without a trailing slash, is the one resource. */
 export function isMcpResource(resource: string): boolean {
@@ -46,8 +53,9 @@ export function isMcpResource(resource: string): boolean {
 }
 
 /**
- * Run on every request that names a resource: at most one `resource` value; at authorization, an
- * absent or empty `scope` means every scope we offer and an unknown scope is refused.
+ * Run on every request that names a resource: at most one `resource` value; at authorization, the
+ * scope becomes the scopes we offer among those requested (see offeredScopes), or every one of them
+ * when it names none. The provider, the consent screen and the grant see only that.
  */
 export function assertAuthorizationRequest(ctx: KoaContextWithOIDC): void {
   const { route } = ctx.oidc;
@@ -56,10 +64,22 @@ export function assertAuthorizationRequest(ctx: KoaContextWithOIDC): void {
     throw new errors.InvalidTarget('only one resource may be requested: the MCP endpoint');
   }
   if (route !== 'authorization') return;
-  const requested = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
-  const unknown = requested.filter((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope) && !IGNORED_SCOPES.has(scope));
-  if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not offered', unknown.join(' '));
-  if (!requested.some((scope) => !IGNORED_SCOPES.has(scope))) params.scope = [...requested, ...OAUTH_SCOPES].join(' ');
+  const offered = offeredScopes(params.scope);
+  params.scope = (offered.length > 0 ? offered : OAUTH_SCOPES).join(' ');
+}
+
+/**
+ * A refresh request's form with its `scope` reduced to the scopes we offer (see offeredScopes), or
+ * without `scope` when it names none of them (no narrowing), before the provider reads it; any other
+ * form is returned as it came.
+ */
+export function refreshFormWithOfferedScopes(form: string): string {
+  const params = new URLSearchParams(form);
+  if (params.get('grant_type') !== 'refresh_token' || !params.has('scope')) return form;
+  const offered = offeredScopes(params.get('scope'));
+  if (offered.length > 0) params.set('scope', offered.join(' '));
+  else params.delete('scope');
+  return params.toString();
 }
 
 /**
@@ -77,7 +97,7 @@ export function narrowRotatedRefreshToken(ctx: KoaContextWithOIDC): void {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
 
-type RedirectKind = 'web' | 'loopback' | 'app';
+export type RedirectKind = 'web' | 'loopback' | 'app';
 
 /** What kind of redirect a URI is, or null when we refuse it (other http, dangerous schemes, fragments). */
 export function redirectKind(uri: string): RedirectKind | null {
@@ -88,6 +108,19 @@ export function redirectKind(uri: string): RedirectKind | null {
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return null;
   // A private-use scheme of a native app (RFC 8252 §7.1) names the app in reverse-domain form.
   return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? 'app' : null;
+}
+
+/**
+ * Where a redirect goes, as a person would name it: a web or loopback host (a loopback one without its
+ * port, as any port matches), or an app's scheme and name (`cursor://anysphere.cursor-mcp`). Null for a
+ * redirect we refuse.
+ */
+export function redirectHost(uri: string): { host: string; kind: RedirectKind } | null {
+  const kind = redirectKind(uri);
+  const url = URL.parse(uri);
+  if (!kind || !url) return null;
+  if (kind === 'app') return { host: `${url.protocol}//${url.host}`, kind };
+  return { host: kind === 'loopback' ? url.hostname : url.host, kind };
 }
 
 /** Loopback and app-scheme redirects come back to the device the user is on. */

@@ -5,6 +5,7 @@
 import { mcpUrl } from '../app-url';
 import type { OAuthGrantContext } from '../contract/credential';
 import { recordGrantUse } from '../auth/last-used';
+import { membershipClientIds } from '../auth/reach';
 import { OAUTH_SCOPES, type Scope } from '../contract/scopes';
 import { gateSql } from '../db';
 import { storedId } from './adapter';
@@ -50,12 +51,7 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
 
   const granted = new Set((row.token.scope ?? '').split(' '));
   const scopes: Scope[] = OAUTH_SCOPES.filter((scope) => granted.has(scope));
-  const clientIds =
-    row.role === 'admin'
-      ? null
-      : (await gateSql<{ clientId: string }>('SELECT client_id AS "clientId" FROM member_client_access WHERE membership_id = $1 ORDER BY client_id', [row.membershipId])).map(
-          (access) => access.clientId,
-        );
+  const clientIds = await membershipClientIds({ id: row.membershipId, role: row.role }, gateSql);
   void recordGrantUse(row.grantId);
   return {
     kind: 'oauth_grant',

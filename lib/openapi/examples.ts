@@ -38,6 +38,8 @@ const PARAMETER_SAMPLES: Record<string, unknown> = {
   search: 'summer',
   post: POST_ID,
   limit: 10,
+  offset: 10,
+  granularity: 'week',
   compare: 'previous',
 };
 

@@ -2,14 +2,18 @@
 // rate limit, whose headers every answer carries, errors included. A request without a valid
 // credential still counts, per client address, so that guessing is throttled; it is refused only after
 // counting (429 before 401), so its 401 carries the limit headers too. Each door says which credentials
-// it takes (REST: API keys; MCP: OAuth access tokens or keys) and how many calls a request carries.
+// it takes (REST: API keys; MCP: OAuth access tokens or keys), how many calls a request carries, and
+// whether it reads no data at all (an MCP protocol message): such a request counts in the protocol
+// window (lib/contract/limits.ts), never in the data window, and its limit headers describe that window.
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../contract/credential';
 import { rateLimited } from '../contract/errors';
-import { RATE_LIMIT } from '../contract/limits';
+import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
+import { trustedClientAddress } from '../http/client-address';
 import { isUnavailable } from '../http/unavailable';
 import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
+import { recordRequest, requestLogEnabled } from '../usage/request-log';
 import { toApiError } from './failures';
 import { problemResponse } from './problems';
 
@@ -23,6 +27,10 @@ export interface Door {
    * of an MCP batch). Absent or 0: the request takes one unit and is refused whole when over the limit.
    */
   calls?(request: Request, auth: AuthContext): number;
+  /** What the request log and the usage charts call the request's endpoint (and its MCP tools); its path when absent. */
+  describe?(request: Request): { endpoint: string; tool?: string | null };
+  /** True when the request reads no data (MCP: initialize, tools/list, ping, notifications…); absent: false. */
+  readsNoData?(request: Request): boolean;
 }
 
 /** A request the gate let through: its credential, and the headers every answer to it carries. */
@@ -32,6 +40,8 @@ export interface Admitted {
   headers: Record<string, string>;
   /** Takes the next of the request's calls (see Door.calls); throws `rate_limited` when it was refused. */
   takeCall(): void;
+  /** Hands back the answer to the request, once it is made, after queueing its record in the request log. */
+  answered(response: Response): Response;
 }
 
 /** Refusals before the credential is read (a foreign origin, an unreadable body) count like a request without one. */
@@ -39,9 +49,9 @@ export async function countWithoutCredential(request: Request): Promise<Record<s
   return rateLimitHeaders(await rateLimiter().limit(rateLimitIdentity(null, request.headers)));
 }
 
-async function takeUnits(identity: string, units: number): Promise<RateLimitDecision[]> {
+async function takeUnits(window: RateLimitWindow, identity: string, units: number): Promise<RateLimitDecision[]> {
   const decisions: RateLimitDecision[] = [];
-  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter().limit(identity));
+  for (let unit = 0; unit < units; unit++) decisions.push(await rateLimiter(window).limit(identity));
   return decisions;
 }
 
@@ -51,42 +61,73 @@ async function takeUnits(identity: string, units: number): Promise<RateLimitDeci
  * (CORS on MCP), kept on every answer.
  */
 export async function admit(request: Request, door: Door, requestId = randomUUID(), headers: Record<string, string> = {}): Promise<Admitted | Response> {
+  const startedAt = performance.now();
+  let auth: AuthContext | null = null;
+  let limited = false;
+  // The request log's record of the answer (lib/usage/request-log.ts: queued here, written in batches).
+  const logged = (response: Response): Response => {
+    if (!requestLogEnabled()) return response;
+    const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
+    const remaining = headers['X-RateLimit-Remaining'];
+    recordRequest({
+      auth,
+      authorization: auth ? null : request.headers.get('authorization'),
+      method: request.method,
+      url: request.url,
+      endpoint,
+      tool,
+      status: response.status,
+      durationMs: performance.now() - startedAt,
+      clientAddress: trustedClientAddress(request.headers),
+      rateRemaining: remaining === undefined ? null : Number(remaining),
+      rateLimited: limited || response.status === 429,
+      requestId,
+    });
+    return response;
+  };
   headers = { ...headers, 'X-Request-Id': requestId };
   try {
-    let auth: AuthContext | null = null;
     let authFailure: unknown = null;
     try {
       auth = await door.credential(request);
     } catch (error) {
       // A credential that cannot be checked (the database is unreachable) is neither valid nor
       // invalid: 503 at once, counted in no window, with that window's headers read without counting.
-      if (isUnavailable(error)) return problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) });
+      if (isUnavailable(error)) return logged(problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) }));
       authFailure = error;
     }
-    const calls = auth && door.calls ? door.calls(request, auth) : 0;
+    // Without a valid credential, every request counts per address in the data window (guessing is
+    // throttled whatever the message); with one, a request that reads no data counts one unit of the
+    // protocol window, and any other one unit per call (at least one) of the data window.
+    const window: RateLimitWindow = auth && door.readsNoData?.(request) ? 'protocol' : 'data';
+    const calls = auth && window === 'data' && door.calls ? door.calls(request, auth) : 0;
     // At most one more unit than a window holds: past that every call is refused anyway, and a large
     // batch must not cost the limiter a round trip per call.
-    const decisions = await takeUnits(rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMIT.limit + 1));
+    const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
     const last = decisions.at(-1)!;
     headers = { ...headers, ...rateLimitHeaders(last) };
     if (!auth) {
-      if (!last.allowed) return problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`), headers);
-      return problemResponse(toApiError(authFailure, requestId), headers);
+      if (!last.allowed) return logged(problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`), headers));
+      return logged(problemResponse(toApiError(authFailure, requestId), headers));
     }
     // A request whose calls are refused one by one goes on: its neighbours in a batch may be allowed.
-    if (calls === 0 && !last.allowed) return problemResponse(rateLimited(`this ${door.noun}`), headers);
+    if (calls === 0 && !last.allowed) return logged(problemResponse(rateLimited(`this ${door.noun}`, window), headers));
     const noun = door.noun;
     return {
       auth,
+      answered: logged,
       requestId,
       headers,
       takeCall() {
         // The last decision stands for every call past the units taken (it was refused, if any were).
         const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
-        if (!decision.allowed) throw rateLimited(`this ${noun}`);
+        if (!decision.allowed) {
+          limited = true;
+          throw rateLimited(`this ${noun}`);
+        }
       },
     };
   } catch (error) {
-    return problemResponse(toApiError(error, requestId), headers);
+    return logged(problemResponse(toApiError(error, requestId), headers));
   }
 }

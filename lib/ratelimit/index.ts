@@ -4,16 +4,19 @@ import { fallbackSwitch } from './fallback';
 import { rateLimitIdentity } from './identity';
 import { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
 import { memoryLimiter } from './memory';
-import { RATE_LIMIT } from '../contract/limits';
+import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 import { upstashLimiter } from './upstash';
 
 export { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
 
 type Log = (message: string) => void;
 
-/** Uses `primary` and falls back to `fallback` while it throws (see fallbackSwitch). */
-export function withFallback(primary: Limiter, fallback: Limiter, log: Log = console.warn, now: () => number = Date.now): Limiter {
-  const stores = fallbackSwitch(primary, fallback, { prefix: '[ratelimit]', counted: 'limits' }, log, now);
+/**
+ * Uses `primary` and falls back to `fallback` while it throws (see fallbackSwitch). `prefix` starts its
+ * log lines: each window switches on its own, and only the data window's lines read `[ratelimit]`.
+ */
+export function withFallback(primary: Limiter, fallback: Limiter, log: Log = console.warn, now: () => number = Date.now, prefix = '[ratelimit]'): Limiter {
+  const stores = fallbackSwitch(primary, fallback, { prefix, counted: 'limits' }, log, now);
   return {
     get name() {
       return stores.name;
@@ -24,25 +27,31 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Log = con
   };
 }
 
-function createLimiter(log: Log): Limiter {
+/** Both windows of the process, from one configuration (logged once). */
+function createLimiters(log: Log): Record<RateLimitWindow, Limiter> {
   const url = process.env.UPSTASH_REDIS_REST_URL;
   const token = process.env.UPSTASH_REDIS_REST_TOKEN;
-  const windowMs = RATE_LIMIT.windowSeconds * 1000;
+  const inProcess = (window: RateLimitWindow) => memoryLimiter(RATE_LIMITS[window].limit, RATE_LIMITS[window].windowSeconds * 1000);
   if (!url || !token) {
     log('[ratelimit] UPSTASH_REDIS_REST_URL/TOKEN not set: rate limits are counted in-process (one server process only).');
-    return memoryLimiter(RATE_LIMIT.limit, windowMs);
+    return { data: inProcess('data'), protocol: inProcess('protocol') };
   }
   const prefix = process.env.RATE_LIMIT_PREFIX ?? 'metrics-api:ratelimit';
   log(`[ratelimit] counting rate limits in Upstash Redis at ${new URL(url).host}.`);
-  return withFallback(upstashLimiter({ url, token, prefix, ...RATE_LIMIT }), memoryLimiter(RATE_LIMIT.limit, windowMs), log);
+  // The data window keeps the prefix it always had; the protocol window counts under its own.
+  return {
+    data: withFallback(upstashLimiter({ url, token, prefix, ...RATE_LIMITS.data }), inProcess('data'), log),
+    protocol: withFallback(upstashLimiter({ url, token, prefix: `${prefix}:protocol`, ...RATE_LIMITS.protocol }), inProcess('protocol'), log, Date.now, '[ratelimit protocol]'),
+  };
 }
 
-// One limiter per process, shared by every bundle that imports this module.
-const globalForLimiter = globalThis as unknown as { metricsRateLimiter?: Limiter };
+// One pair of windows per process, shared by every bundle that imports this module.
+const globalForLimiter = globalThis as unknown as { metricsRateLimiters?: Record<RateLimitWindow, Limiter> };
 
-export function rateLimiter(): Limiter {
-  globalForLimiter.metricsRateLimiter ??= createLimiter(console.info);
-  return globalForLimiter.metricsRateLimiter;
+/** The limiter of `window`: `data` (REST requests, MCP tool calls) unless said otherwise. */
+export function rateLimiter(window: RateLimitWindow = 'data'): Limiter {
+  globalForLimiter.metricsRateLimiters ??= createLimiters(console.info);
+  return globalForLimiter.metricsRateLimiters[window];
 }
 
 /**

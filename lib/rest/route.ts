@@ -25,20 +25,27 @@ type Handlers = Record<'GET' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', 
 /** The read-only API's methods, as a 405 and a preflight state them. */
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** REST takes API keys only: OAuth access tokens are bound to the MCP endpoint. */
-const REST_DOOR: Door = { credential: authenticate, noun: 'key' };
+/**
+ * REST takes API keys only: OAuth access tokens are bound to the MCP endpoint. `endpoint` is what the
+ * request log and the usage charts call the route: an operation's path, or one name for every path
+ * that has none (a caller chooses those, and they must not each become a line of the charts).
+ */
+function restDoor(endpoint: string): Door {
+  return { credential: authenticate, noun: 'key', describe: () => ({ endpoint }) };
+}
 
 /** A handler that runs `then` for the requests the gate lets through. */
-function behindGate(then: (request: Request, admitted: Admitted) => Promise<Response> | Response): Handler {
+function behindGate(door: Door, then: (request: Request, admitted: Admitted) => Promise<Response> | Response): Handler {
   return async (request) => {
-    const admitted = await admit(request, REST_DOOR);
-    return admitted instanceof Response ? admitted : then(request, admitted);
+    const admitted = await admit(request, door);
+    return admitted instanceof Response ? admitted : admitted.answered(await then(request, admitted));
   };
 }
 
 /** The route handlers of an operation's path. */
 export function restRoute(operation: Operation): Handlers {
-  const answer = behindGate(async (request, { auth, requestId, headers }) => {
+  const door = restDoor(`/api/v1${operation.path}`);
+  const answer = behindGate(door, async (request, { auth, requestId, headers }) => {
     try {
       const result = await invokeJson(operation, auth, { kind: 'query', params: new URL(request.url).searchParams }, request);
       if (result instanceof Response) {
@@ -51,14 +58,17 @@ export function restRoute(operation: Operation): Handlers {
     }
   });
   // No Access-Control-* header, on purpose: keys are for servers, and browsers are not served.
-  const preflight = behindGate((_, { headers }) => new Response(null, { status: 204, headers: { ...API_HEADERS, ...headers, Allow: ALLOW } }));
-  const refused = behindGate((_, { headers }) => new Response(null, { status: 405, headers: { ...API_HEADERS, ...headers, Allow: ALLOW } }));
+  const preflight = behindGate(door, (_, { headers }) => new Response(null, { status: 204, headers: { ...API_HEADERS, ...headers, Allow: ALLOW } }));
+  const refused = behindGate(door, (_, { headers }) => new Response(null, { status: 405, headers: { ...API_HEADERS, ...headers, Allow: ALLOW } }));
   return { GET: answer, OPTIONS: preflight, POST: refused, PUT: refused, PATCH: refused, DELETE: refused };
 }
 
+/** The request log's name of every path under /api/v1 that has no operation. */
+export const UNKNOWN_ENDPOINT = '/api/v1 (no such endpoint)';
+
 /** The route handlers of every other path under /api/v1, whatever the method: a problem, not an HTML page, past the gate. */
 export function unknownEndpointRoute(): Handlers {
-  const notFound = behindGate((request, { headers }) => {
+  const notFound = behindGate(restDoor(UNKNOWN_ENDPOINT), (request, { headers }) => {
     const path = new URL(request.url).pathname;
     return problemResponse(new ApiError('not_found', `There is no endpoint at ${path}; see /api/v1/openapi.json.`), headers);
   });

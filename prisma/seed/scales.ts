@@ -1,7 +1,8 @@
 // How much data each scale generates. `tiny` is for integration tests (loads in about a second),
-// `demo` for a realistic dashboard, `large` for benchmarks (loads in well under five minutes).
+// `demo` for a realistic dashboard, `large` for benchmarks (loads in well under five minutes), `lists`
+// for the MCP answer-size test: the lists a tool answers as long as `large`'s, without its depth.
 
-export type Scale = 'tiny' | 'demo' | 'large';
+export type Scale = 'tiny' | 'demo' | 'large' | 'lists';
 
 export interface UserShape {
   email: string;
@@ -54,6 +55,23 @@ const OTHER_AGENCY: OrgShape = {
   properties: 2,
   sites: 2,
   stores: 1,
+};
+
+/** The demo agency at the `large` scale: what the benchmarks read. */
+const LARGE_AGENCY: OrgShape = {
+  slug: 'demo-agency',
+  name: 'Demo Agency',
+  users: DEMO_AGENCY_USERS,
+  clients: 60,
+  adAccounts: 150,
+  campaigns: 3000,
+  adSetsPerCampaign: [4, 4],
+  adsPerAdSet: [4, 4],
+  pages: 60,
+  posts: 6000,
+  properties: 60,
+  sites: 60,
+  stores: 40,
 };
 
 export const SCALES: Record<Scale, ScaleShape> = {
@@ -114,24 +132,19 @@ export const SCALES: Record<Scale, ScaleShape> = {
   },
   large: {
     days: 400,
+    orgs: [LARGE_AGENCY, OTHER_AGENCY],
+    breakdownSample: { campaign: 0.05, adset: 0.02, ad: 0.01 },
+  },
+  // Every list an MCP tool answers holds `large`'s count or its 500-row cap over a year (clients, pages,
+  // posts, campaigns, ad sets, ads; the daily series), so that every tool's largest answer is as large
+  // as on `large`; what only makes `large` slow (an ad set per campaign beyond one, ad accounts' and
+  // web sources' daily breakdowns) is kept small: it loads in about a minute and a half.
+  lists: {
+    days: 400,
     orgs: [
-      {
-        slug: 'demo-agency',
-        name: 'Demo Agency',
-        users: DEMO_AGENCY_USERS,
-        clients: 60,
-        adAccounts: 150,
-        campaigns: 3000,
-        adSetsPerCampaign: [4, 4],
-        adsPerAdSet: [4, 4],
-        pages: 60,
-        posts: 6000,
-        properties: 60,
-        sites: 60,
-        stores: 40,
-      },
+      { ...LARGE_AGENCY, adAccounts: 20, campaigns: 560, adSetsPerCampaign: [1, 1], adsPerAdSet: [1, 1], properties: 3, sites: 3, stores: 2 },
       OTHER_AGENCY,
     ],
-    breakdownSample: { campaign: 0.05, adset: 0.02, ad: 0.01 },
+    breakdownSample: { campaign: 0.05, adset: 0.02, ad: 0.02 },
   },
 };

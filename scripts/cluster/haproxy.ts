@@ -32,9 +32,13 @@ defaults
     timeout http-request 10s
     # The readiness route bounds its own checks at 2 s: the balancer waits for its verdict.
     timeout check 5s
-    # A request whose instance fails to connect is sent to another one.
-    retries 2
+    # A request whose instance refuses the connection (it is draining, or gone) is sent to another
+    # one. So is a request sent on a kept-alive connection that the instance closed at that moment (a
+    # draining instance closes its idle connections): without empty-response HAProxy would close the
+    # caller's connection unanswered, for the caller to retry, which a browser does and fetch() does not.
+    retries 3
     option redispatch
+    retry-on conn-failure empty-response
 
 frontend balancer
     bind 127.0.0.1:${port}
@@ -45,6 +49,9 @@ frontend balancer
 
 backend instances
     balance roundrobin
+    # Which instance answered (its INSTANCE_ID, as /api/health names it): for the tests and for
+    # anyone following a request through the cluster.
+    http-response set-header X-Cluster-Instance %s
     option httpchk GET /api/health/ready
     http-check expect status 200
     # Out of rotation after 3 failed checks in a row, back after 2 good ones (HAProxy's defaults).

@@ -15,9 +15,9 @@ import { prepareDemoDatabase } from '../demo-data';
 import { startHaproxy } from './haproxy';
 import { storeSessionSettings } from '../db-settings';
 import { startPgBouncer } from './pgbouncer';
-import { startPrimary, startReplica } from './postgres';
+import { caughtUp, pauseReplay, restartReplica, startPrimary, startReplica } from './postgres';
 import { freePorts, requireProgram, Supervisor, waitFor } from './processes';
-import { startRedis } from './redis';
+import { restartRedis, startRedis } from './redis';
 import { startUpstashRest } from './upstash-rest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,6 +69,22 @@ export interface Cluster {
   startupSeconds: number;
   /** Stops everything, in the reverse order of the start. Safe to call more than once. */
   stop(): Promise<void>;
+
+  // Outages, for the cluster's tests: each piece stopped and started again as it would fail and return.
+  /** Stops Redis: its REST endpoint then answers errors, as an unreachable Upstash does. */
+  stopRedis(): Promise<void>;
+  /** Starts the stopped Redis again on its port, empty; resolves once it answers. */
+  startRedis(): Promise<void>;
+  /** Stops the replica (fast shutdown). */
+  stopReplica(): Promise<void>;
+  /** Starts the stopped replica again; resolves once it streams from the primary. */
+  startReplica(): Promise<void>;
+  /** Pauses (true) or resumes (false) the replica's replay of the WAL (pg_wal_replay_pause/resume). */
+  pauseReplicaReplay(paused: boolean): Promise<void>;
+  /** Resolves once the replica has replayed everything written on the primary before the call. */
+  replicaCaughtUp(): Promise<void>;
+  /** Sends one instance SIGTERM, as a rolling restart does; resolves with its exit status once it has exited. */
+  stopInstance(id: string): Promise<string | null>;
 }
 
 export class ClusterError extends Error {}
@@ -196,6 +212,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       logDir: supervisor.logDir,
       startupSeconds,
       stop: () => supervisor.stopAll(),
+      stopRedis: () => redis.service.stop(),
+      startRedis: () => restartRedis(redis),
+      stopReplica: () => replica.service.stop(),
+      startReplica: () => restartReplica(replica, primary),
+      pauseReplicaReplay: (paused) => pauseReplay(replica, paused),
+      replicaCaughtUp: () => caughtUp(replica, primary),
+      async stopInstance(id) {
+        const instance = instances.find((candidate) => candidate.id === id);
+        if (!instance) throw new ClusterError(`No instance ${id}.`);
+        await instance.service.stop();
+        return instance.service.exitStatus();
+      },
     };
   } catch (error) {
     if (options.signal?.aborted) {

@@ -16,7 +16,11 @@ export interface Pooler {
   url: string;
 }
 
-/** Starts PgBouncer in front of the database of `databaseUrl` (the primary's), for the same user and password. */
+/**
+ * Starts PgBouncer in front of the database of `databaseUrl` (the primary's), for the same user and
+ * password; a URL without a password is a server with trust authentication (the tests' PostgreSQL),
+ * and PgBouncer then trusts its clients too.
+ */
 export async function startPgBouncer(supervisor: Supervisor, program: string, databaseUrl: string): Promise<Pooler> {
   const folder = path.join(supervisor.dir, 'pgbouncer');
   await mkdir(folder, { recursive: true });
@@ -39,7 +43,7 @@ listen_addr = 127.0.0.1
 listen_port = ${port}
 ; TCP only: a socket in /tmp would collide with any other server that uses the same port number.
 unix_socket_dir =
-auth_type = scram-sha-256
+auth_type = ${target.password ? 'scram-sha-256' : 'trust'}
 auth_file = ${userList}
 pool_mode = transaction
 ; SHOW POOLS, SHOW DATABASES… on the console (the database \`pgbouncer\` of the same address).

@@ -273,8 +273,15 @@ export async function startReplica(supervisor: Supervisor, primary: Primary): Pr
 
   const port = await freePort();
   const service = await startServer(supervisor, 'postgres replica', dataDir, port, ['-c', 'hot_standby=on'], user);
-  const url = urlOf(primary.secrets.superuserPassword, port, DATABASE);
-  await waitForConnections(url, service, 'the replica to accept read-only connections');
+  const replica = { service, port, url: urlOf(primary.secrets.superuserPassword, port, DATABASE), dataDir };
+  await streaming(replica, primary);
+  log(`PostgreSQL replica listening on 127.0.0.1:${port} (pid ${service.pid}), streaming from the primary`);
+  return replica;
+}
+
+/** Waits until the replica accepts read-only connections and the primary reports it streaming. */
+async function streaming(replica: PostgresServer, primary: Primary): Promise<void> {
+  await waitForConnections(replica.url, replica.service, 'the replica to accept read-only connections');
   await waitFor(
     'the replica to stream from the primary',
     () =>
@@ -282,8 +289,34 @@ export async function startReplica(supervisor: Supervisor, primary: Primary): Pr
         const { rows } = await client.query<{ state: string }>('SELECT state FROM pg_stat_replication WHERE application_name = $1', [REPLICA_NAME]);
         return rows[0]?.state === 'streaming' ? true : undefined;
       }),
-    { timeoutMs: START_TIMEOUT_MS, service },
+    { timeoutMs: START_TIMEOUT_MS, service: replica.service },
   );
-  log(`PostgreSQL replica listening on 127.0.0.1:${port} (pid ${service.pid}), streaming from the primary`);
-  return { service, port, url, dataDir };
+}
+
+/**
+ * Starts a stopped replica again from its data folder, on its port: it catches up through its slot
+ * (the primary kept the WAL it missed) and streams again. For tests of a replica outage.
+ */
+export async function restartReplica(replica: PostgresServer, primary: Primary): Promise<void> {
+  replica.service.restart();
+  await streaming(replica, primary);
+}
+
+/** Pauses (or resumes) the replica's replay of the WAL it receives: it then lags the primary at will. */
+export async function pauseReplay(replica: PostgresServer, paused: boolean): Promise<void> {
+  await withClient(replica.url, (client) => client.query(paused ? 'SELECT pg_wal_replay_pause()' : 'SELECT pg_wal_replay_resume()'));
+}
+
+/** Waits until the replica has replayed everything the primary had written when this was called. */
+export async function caughtUp(replica: PostgresServer, primary: Primary): Promise<void> {
+  const lsn = await withClient(primary.adminUrl, async (client) => (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn);
+  await waitFor(
+    'the replica to replay what the primary wrote',
+    () =>
+      withClient(replica.url, async (client) => {
+        const { rows } = await client.query<{ replayed: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS replayed', [lsn]);
+        return rows[0]!.replayed ? true : undefined;
+      }),
+    { timeoutMs: START_TIMEOUT_MS, service: replica.service },
+  );
 }

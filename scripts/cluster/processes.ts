@@ -3,7 +3,7 @@
 // by one in the reverse order of their start (the balancer before the instances, the instances before
 // their databases) instead of all of them at once. Their output goes to a log file each, which
 // outlives them and never blocks them when the orchestrator is gone.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
@@ -11,12 +11,18 @@ import path from 'node:path';
 
 export interface Service {
   name: string;
-  pid: number;
+  /** The running process's id (a new one after a restart). */
+  readonly pid: number;
   logFile: string;
   /** The exit code, or the signal's name; null while it runs. */
   exitStatus(): string | null;
   /** Sends the program's own "shut down cleanly" signal, and kills it if it is still there after its grace time. */
   stop(): Promise<void>;
+  /**
+   * Starts the program again, as it was started, once it has stopped: for tests of an outage and its
+   * end (Redis stopped then back). Its log goes on in the same file.
+   */
+  restart(): void;
 }
 
 export interface ServiceOptions {
@@ -79,7 +85,7 @@ export function logTail(logFile: string, lines = 15): string {
 export class Supervisor {
   readonly logDir: string;
   readonly services: Service[] = [];
-  private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private readonly steps: { name: string | (() => string); run: () => Promise<void> }[] = [];
   private readonly recordsFile: string;
   private readonly records: StartedProcess[] = [];
   private stopping: Promise<void> | undefined;
@@ -111,33 +117,52 @@ export class Supervisor {
   }
 
   start(name: string, command: string, args: string[], options: ServiceOptions): Service {
-    // Once the shutdown has begun nothing new starts: it would be left out of it.
-    if (this.stopping) throw new Error(`not starting ${name}: the cluster is stopping`);
     const logFile = path.join(this.logDir, `${name.replaceAll(' ', '-')}.log`);
-    // Each run's logs from the start: the previous run's processes are stopped by then (see prepare).
-    const log = openSync(logFile, 'w');
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', log, log], detached: true, ...options.user });
-    closeSync(log);
+    let child: ChildProcess;
     let status: string | null = null;
-    const exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        status = signal ?? String(code);
-        if (!this.stopping) this.log(`${name} exited unexpectedly (${status}); see ${logFile}`);
-        resolve();
+    let exited: Promise<void>;
+    /** A stop asked for (by stop() or the shutdown): its exit is not reported as unexpected. */
+    let stopAsked = false;
+    let record: StartedProcess | undefined;
+    const spawnChild = (logFlags: 'w' | 'a') => {
+      // Once the shutdown has begun nothing new starts: it would be left out of it.
+      if (this.stopping) throw new Error(`not starting ${name}: the cluster is stopping`);
+      // Each run's logs from the start (the previous run's processes are stopped by then, see
+      // prepare); a restart's appended to its first start's.
+      const log = openSync(logFile, logFlags);
+      const started = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', log, log], detached: true, ...options.user });
+      closeSync(log);
+      child = started;
+      status = null;
+      stopAsked = false;
+      exited = new Promise<void>((resolve) => {
+        started.once('exit', (code, signal) => {
+          status = signal ?? String(code);
+          if (!this.stopping && !stopAsked) this.log(`${name} exited unexpectedly (${status}); see ${logFile}`);
+          resolve();
+        });
+        // A command that cannot be started (not found, not executable) fails here, with no exit event.
+        started.once('error', (error) => {
+          status = error.message;
+          resolve();
+        });
       });
-      // A command that cannot be started (not found, not executable) fails here, with no exit event.
-      child.once('error', (error) => {
-        status = error.message;
-        resolve();
-      });
-    });
+      if (started.pid === undefined) return;
+      if (record) record.pid = started.pid;
+      else this.records.push((record = { name, pid: started.pid, command, stopSignal: options.stopSignal, graceMs: options.graceMs }));
+      writeFileSync(this.recordsFile, JSON.stringify(this.records, null, 1));
+    };
+    spawnChild('w');
     const service: Service = {
       name,
-      pid: child.pid ?? -1,
+      get pid() {
+        return child.pid ?? -1;
+      },
       logFile,
       exitStatus: () => status,
       async stop() {
         if (status !== null) return;
+        stopAsked = true;
         child.kill(options.stopSignal);
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), options.graceMs)));
@@ -147,18 +172,21 @@ export class Supervisor {
         }
         clearTimeout(timer);
       },
+      restart() {
+        if (status === null) throw new Error(`${name} is still running (pid ${service.pid})`);
+        spawnChild('a');
+      },
     };
     this.services.push(service);
-    this.onStop(`stopping ${name} (pid ${service.pid})`, () => service.stop());
-    if (child.pid !== undefined) {
-      this.records.push({ name, pid: child.pid, command, stopSignal: options.stopSignal, graceMs: options.graceMs });
-      writeFileSync(this.recordsFile, JSON.stringify(this.records, null, 1));
-    }
+    this.onStop(() => `stopping ${name} (pid ${service.pid})`, () => service.stop());
     return service;
   }
 
-  /** Registers a step of the shutdown; steps run in the reverse order of their registration. */
-  onStop(name: string, run: () => Promise<void>): void {
+  /**
+   * Registers a step of the shutdown; steps run in the reverse order of their registration. `name` is
+   * logged when the step runs (a function: what it says then, e.g. a restarted process's new id).
+   */
+  onStop(name: string | (() => string), run: () => Promise<void>): void {
     this.steps.push({ name, run });
   }
 
@@ -166,11 +194,12 @@ export class Supervisor {
   stopAll(): Promise<void> {
     this.stopping ??= (async () => {
       for (let step = this.steps.pop(); step; step = this.steps.pop()) {
-        this.log(step.name);
+        const name = typeof step.name === 'string' ? step.name : step.name();
+        this.log(name);
         try {
           await step.run();
         } catch (error) {
-          this.log(`${step.name} failed: ${(error as Error).message}`);
+          this.log(`${name} failed: ${(error as Error).message}`);
         }
       }
       rmSync(this.recordsFile, { force: true });

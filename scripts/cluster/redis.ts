@@ -21,7 +21,14 @@ export async function startRedis(supervisor: Supervisor, program: string): Promi
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir, '--daemonize', 'no'],
     { stopSignal: 'SIGTERM', graceMs: 10_000 },
   );
-  const url = `redis://127.0.0.1:${port}`;
+  const redis = { service, url: `redis://127.0.0.1:${port}` };
+  await answering(redis);
+  supervisor.log(`Redis listening on 127.0.0.1:${port} (pid ${service.pid})`);
+  return redis;
+}
+
+/** Waits until the server answers PING (or fails when it exits first). */
+async function answering({ service, url }: RedisServer): Promise<void> {
   await waitFor(
     'Redis to answer PING',
     async () => {
@@ -36,6 +43,10 @@ export async function startRedis(supervisor: Supervisor, program: string): Promi
     },
     { timeoutMs: 30_000, service },
   );
-  supervisor.log(`Redis listening on 127.0.0.1:${port} (pid ${service.pid})`);
-  return { service, url };
+}
+
+/** Starts a stopped Redis again on its port, empty (nothing is persisted), and waits until it answers. */
+export async function restartRedis(redis: RedisServer): Promise<void> {
+  redis.service.restart();
+  await answering(redis);
 }

@@ -6,15 +6,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
 import { authorizationUrl, discover, exchangeCode, insecure, oauthError, refresh, register } from '../support/oauth-flow';
 import { ADMIN, DEMO_PASSWORD, MEMBER, query, saveScreenshot, signIn, userOrg } from './support/app';
+import { serveClientMetadata } from './support/client-metadata';
 
 const PRM_PATH = '/.well-known/oauth-protected-resource/api/mcp';
 
@@ -120,30 +117,6 @@ test('a registered client on a random loopback port: sign-in, consent, code, ref
     await query('DELETE FROM memberships WHERE id = $1', [membershipId]);
   }
 });
-
-interface MetadataServer {
-  clientId: string;
-  fetches: () => number;
-  close: () => Promise<void>;
-}
-
-/** A local https server (the run's self-signed certificate) serving one client metadata document. */
-async function serveClientMetadata(document: (clientId: string) => Record<string, unknown>): Promise<MetadataServer> {
-  const tls = process.env.E2E_TLS_DIR!;
-  let fetches = 0;
-  let clientId = '';
-  const server: Server = createServer({ key: readFileSync(path.join(tls, 'key.pem')), cert: readFileSync(path.join(tls, 'cert.pem')) }, (request, response) => {
-    fetches += 1;
-    if (request.url !== '/oauth/client.json') {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(JSON.stringify(document(clientId)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
-  clientId = `https://localhost:${(server.address() as AddressInfo).port}/oauth/client.json`;
-  return { clientId, fetches: () => fetches, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 test('a client identified by its metadata document (device_code grant and all) connects on any loopback port', async ({ page, baseURL }, testInfo) => {
   const member = await userOrg(MEMBER.email);

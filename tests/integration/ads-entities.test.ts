@@ -275,6 +275,14 @@ describe('GET /ads/entities on hand-made rows', () => {
     ]);
     // The lowest spend pair (i 0 and 1, 1.00 each) loses one row to the cap: the later name.
     expect(body.data.rows.at(-1)!.name).toBe('Campaign 0999');
+    // `offset` continues the same order where the cap cut it: the row the cap left out, and no more.
+    const rest = await list(`level=campaign&from=${DAY}&to=${DAY}&offset=500`, edgeKey);
+    expect(rest.data.rows.map((r) => [r.name, r.spend])).toEqual([['Campaign 1000', 1]]);
+    expect(rest.data.truncated).toBe(false);
+    expect(rest.meta.truncated).toBe(false);
+    const middle = await list(`level=campaign&from=${DAY}&to=${DAY}&offset=1`, edgeKey);
+    expect(middle.data.rows.slice(0, 499)).toEqual(body.data.rows.slice(1));
+    expect(middle.data.rows.at(-1)!.name).toBe('Campaign 1000');
   });
 
   it('ranks only the days of the range where a block is read less its other days', async () => {

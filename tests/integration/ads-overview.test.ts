@@ -183,6 +183,30 @@ describe('GET /ads/overview for the whole organisation', () => {
     expect(body.data.kpis.reach).toBe(Math.max(...body.data.series.map((p) => p.reach)));
   });
 
+  it('groups the series by ISO week or calendar month on request: sums, and reach the peak day, the rest unchanged', async () => {
+    const weekly = await overview(`from=${FROM}&to=${TO}&granularity=week`);
+    // 2026-06-01 is a Monday: four whole weeks and 29-30 June.
+    const weeks = [['01', '07'], ['08', '14'], ['15', '21'], ['22', '28'], ['29', '30']].map(([from, to]) => ({ from: `2026-06-${from}`, to: `2026-06-${to}` }));
+    expect(weekly.data.series).toEqual(
+      weeks.map((week) => {
+        const days = body.data.series.filter((point) => point.date >= week.from && point.date <= week.to);
+        return {
+          date: week.from,
+          spend: expect.closeTo(days.reduce((sum, point) => sum + point.spend, 0), 2),
+          impressions: days.reduce((sum, point) => sum + point.impressions, 0),
+          clicks: days.reduce((sum, point) => sum + point.clicks, 0),
+          reach: Math.max(...days.map((point) => point.reach)),
+          results: days.reduce((sum, point) => sum + point.results, 0),
+        };
+      }),
+    );
+    expect({ ...weekly.data, series: [] }).toEqual({ ...body.data, series: [] });
+    // A month is the range here: its point is the KPIs.
+    const monthly = await overview(`from=${FROM}&to=${TO}&granularity=month`);
+    const { kpis } = body.data;
+    expect(monthly.data.series).toEqual([{ date: FROM, spend: kpis.spend, impressions: kpis.impressions, clicks: kpis.clicks, reach: kpis.reach, results: kpis.results }]);
+  });
+
   it('lists the campaigns with data, by spend then name, with account and client lineage', async () => {
     const expected = expectedForAccounts(accounts.map((a) => a.id));
     const names = new Map((await sql<{ id: string; name: string; platform_id: string; status: string | null; effective_status: string | null }>(

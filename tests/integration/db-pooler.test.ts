@@ -13,6 +13,7 @@ import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { createDatabase, dropDatabase } from '../support/database';
+import { everyOperationPath } from '../support/every-operation';
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { MCP_PATH, PROTOCOL_VERSION, rpcMessages, toolCall } from './mcp-support';
@@ -45,24 +46,7 @@ beforeAll(async () => {
   await storeSessionSettings(database.url);
   bouncer = await startPgBouncer(database.url);
 
-  const [campaign] = await query<{ id: string }>(database.url, 'SELECT id FROM campaigns WHERE org_id = $1 ORDER BY platform_id LIMIT 1', [orgId]);
-  const [post] = await query<{ id: string }>(
-    database.url,
-    `SELECT p.id FROM social_posts p JOIN social_post_thumbnails t ON t.post_id = p.id
-      WHERE p.org_id = $1 AND t.bytes IS NOT NULL AND t.content_type = 'image/jpeg' ORDER BY p.post_id LIMIT 1`,
-    [orgId],
-  );
-  const range = `from=${FROM}&to=${TO}`;
-  // One call of every operation, with the parameters each needs.
-  const queries: Record<string, string> = {
-    '/ads/entities': `level=campaign&${range}`,
-    '/ads/breakdowns': `level=campaign&entityId=${campaign!.id}&${range}`,
-    '/social/thumbnail': `post=${post!.id}`,
-  };
-  paths = allOperations().map((operation) => {
-    const search = queries[operation.path] ?? ('from' in operation.query.shape ? range : '');
-    return `/api/v1${operation.path}${search ? `?${search}` : ''}`;
-  });
+  paths = await everyOperationPath(database.url, orgId, { from: FROM, to: TO });
 
   // The key is minted on this file's database (lib/db points at the run's).
   const previous = process.env.DATABASE_URL;

@@ -65,7 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeDb();
   process.env = saved;
-  cluster?.stop();
+  await cluster?.stop();
 });
 
 describe('reads of the synced data', () => {
@@ -145,14 +145,14 @@ describe('a replica that is down', () => {
     const key = await mintKey({ orgId });
     expect(await replicaBecomes('used')).toEqual({ state: 'used' });
     const expected = await clientNames(key);
-    cluster.stopReplica();
+    await cluster.stopReplica();
     try {
       // The first read after the stop may still be sent to the replica: it is run again on the primary.
       for (let i = 0; i < 3; i++) expect(await clientNames(key)).toEqual(expected);
       expect(await replicaBecomes('skipped')).toEqual({ state: 'skipped', reason: expect.stringMatching(/^(unreachable|a read failed)$/) as unknown });
       expect(await clientNames(key)).toEqual(expected);
     } finally {
-      cluster.startReplica();
+      await cluster.startReplica();
     }
     expect(await replicaBecomes('used')).toEqual({ state: 'used' });
   });

@@ -6,7 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
-import { RATE_LIMIT } from '@/lib/contract/limits';
+import { PROTOCOL_RATE_LIMIT, RATE_LIMIT } from '@/lib/contract/limits';
 import { argumentsHash } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
 import { awayFromWindowEdge, personOf } from './platform-support';
@@ -74,20 +74,23 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.title, tool.name).toMatch(/\w/);
-      expect(tool.description, tool.name).toContain('describe_metrics');
-      expect(tool.annotations).toEqual({ title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      if (tool.name !== 'describe_metrics') expect(tool.description, tool.name).toContain(`describe_metrics {"tool":"${tool.name}"}`);
+      expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema.additionalProperties).toBe(false);
       expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'], additionalProperties: false });
     }
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(byName.get_ads_overview!.inputSchema.properties!)).toEqual(['client', 'from', 'to', 'campaignId', 'adSetId', 'adId', 'limit', 'series']);
-    expect(byName.get_social_overview!.inputSchema.properties!.series).toMatchObject({ type: 'string', enum: ['auto', 'daily', 'none'], default: 'auto' });
+    expect(Object.keys(byName.get_ads_overview!.inputSchema.properties!)).toEqual(['client', 'from', 'to', 'campaignId', 'adSetId', 'adId', 'granularity', 'limit', 'series']);
+    expect(byName.get_social_overview!.inputSchema.properties!.series).toMatchObject({ type: 'string', enum: ['auto', 'all', 'none'], default: 'auto' });
+    expect(byName.get_social_overview!.inputSchema.properties!.granularity).toMatchObject({ type: 'string', enum: ['day', 'week', 'month'], default: 'day' });
     expect(byName.get_ads_overview!.inputSchema.required).toEqual(['from', 'to']);
-    expect(byName.list_ad_entities!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
-    expect(byName.list_social_posts!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
+    expect(byName.list_ad_entities!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 10 });
+    expect(byName.list_social_posts!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 20 });
+    expect(byName.list_ad_entities!.inputSchema.properties!.offset).toMatchObject({ type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 });
     expect(byName.list_ad_entities!.inputSchema.properties!.level).toMatchObject({ type: 'string', enum: ['campaign', 'adset', 'ad'] });
-    expect(byName.list_clients!.inputSchema.properties).toEqual({});
+    expect(Object.keys(byName.list_clients!.inputSchema.properties!)).toEqual(['limit', 'offset']);
+    expect(Object.keys(byName.describe_metrics!.inputSchema.properties!)).toEqual(['surface', 'tool']);
   });
 
   it('answers every tool with exactly the REST answer to the same query', async () => {
@@ -110,25 +113,44 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 100 }))).toEqual(await rest(`/api/v1/social/posts?${query}`));
   });
 
-  it('describes every field of every data tool, with the metric definition of each metric field', async () => {
-    const answer = expectSuccess(await client.callTool('describe_metrics')) as {
-      data: { rules: Record<string, string>; metrics: Record<string, { name: string; unit: string }[]>; tools: { name: string; fields: { path: string; metric: string | null }[] }[] };
+  it('describes the common rules, a surface’s rules and metrics, and one tool’s fields, each on its own', async () => {
+    type Described = {
+      data: { rules: Record<string, string>; metrics: Record<'ads' | 'socialPlatform' | 'socialPost', { name: string; unit: string }[]>; fields: { path: string; type: string; metric: string | null }[] };
       meta: Record<string, unknown>;
     };
-    expect(answer.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: null });
-    expect(answer.data.tools.map((tool) => tool.name)).toEqual(TOOLS.slice(0, 6));
-    expect(answer.data.rules.nullMeansNotReported).toContain('never zero');
-    const overview = answer.data.tools.find((tool) => tool.name === 'get_ads_overview')!;
-    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'data.kpis.spend', metric: 'spend' }));
-    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'data.campaigns[].ctr', metric: 'ctr' }));
-    expect(overview.fields).toContainEqual(expect.objectContaining({ path: 'meta.currency', type: 'string|null' }));
-    const posts = answer.data.tools.find((tool) => tool.name === 'list_social_posts')!;
-    expect(posts.fields).toContainEqual(expect.objectContaining({ path: 'data.posts[].likes', metric: 'likes' }));
-    const names = new Set(Object.values(answer.data.metrics).flat().map((metric) => metric.name));
-    for (const tool of answer.data.tools) for (const field of tool.fields) if (field.metric) expect(names.has(field.metric), field.path).toBe(true);
+    const common = expectSuccess(await client.callTool('describe_metrics')) as Described;
+    expect(common.meta).toEqual({ timezone: 'Asia/Kolkata', syncedAt: null });
+    expect(common.data.rules.nullMeansNotReported).toContain('never zero');
+    expect(common.data.rules.seriesBuckets).toContain('ISO week');
+    expect(common.data.metrics).toEqual({ ads: [], socialPlatform: [], socialPost: [] });
+    expect(common.data.fields).toEqual([]);
+
+    const ads = expectSuccess(await client.callTool('describe_metrics', { surface: 'ads' })) as Described;
+    expect(ads.data.rules.reach).toContain('PEAK');
+    expect(ads.data.metrics.ads.map((metric) => metric.name)).toContain('spend');
+    const social = expectSuccess(await client.callTool('describe_metrics', { surface: 'social' })) as Described;
+    expect(social.data.rules.followers).toContain('LAST level');
+
+    const overview = expectSuccess(await client.callTool('describe_metrics', { tool: 'get_ads_overview' })) as Described;
+    expect(overview.data.rules).toEqual({});
+    expect(overview.data.fields).toContainEqual(expect.objectContaining({ path: 'data.kpis.spend', metric: 'spend' }));
+    expect(overview.data.fields).toContainEqual(expect.objectContaining({ path: 'data.campaigns[].ctr', metric: 'ctr' }));
+    expect(overview.data.fields).toContainEqual(expect.objectContaining({ path: 'meta.currency', type: 'string|null' }));
+    const posts = expectSuccess(await client.callTool('describe_metrics', { tool: 'list_social_posts' })) as Described;
+    expect(posts.data.fields).toContainEqual(expect.objectContaining({ path: 'data.posts[].likes', metric: 'likes' }));
+    // Every metric a field names is defined in its surface's answer.
+    const names = new Set([...ads.data.metrics.ads, ...social.data.metrics.socialPlatform, ...social.data.metrics.socialPost].map((metric) => metric.name));
+    for (const tool of TOOLS.slice(0, 6)) {
+      const described = expectSuccess(await client.callTool('describe_metrics', { tool })) as Described;
+      for (const field of described.data.fields) if (field.metric) expect(names.has(field.metric), field.path).toBe(true);
+    }
+    expect(problemOf(await client.callTool('describe_metrics', { surface: 'ads', tool: 'list_clients' }))).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ path: 'tool', message: 'give `surface` or `tool`, not both' }],
+    });
   });
 
-  it('cuts lists at `limit` (default 50) and says so in `truncated`, as REST does at its cap', async () => {
+  it('cuts lists at `limit` (default 20 posts) and says so in `truncated`, as REST does at its cap', async () => {
     const query = new URLSearchParams(RANGE).toString();
     const all = (await rest(`/api/v1/ads/entities?${query}&level=ad`)) as { data: { rows: unknown[] }; meta: Record<string, unknown> };
     expect(all.data.rows.length).toBeGreaterThan(2);
@@ -138,30 +160,51 @@ describe.each(SDKS)('with %s', (sdk) => {
 
     const posts = (await rest(`/api/v1/social/posts?${query}&limit=500`)) as { data: { posts: unknown[] } };
     const listed = expectSuccess(await client.callTool('list_social_posts', RANGE)) as typeof posts & { data: { truncated: boolean } };
-    expect(listed.data.posts).toEqual(posts.data.posts.slice(0, 50));
-    expect(listed.data.truncated).toBe(posts.data.posts.length > 50);
+    expect(listed.data.posts).toEqual(posts.data.posts.slice(0, 20));
+    expect(listed.data.truncated).toBe(posts.data.posts.length > 20);
+    // `offset` continues the list, as on REST.
+    const next = expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 2, offset: 2 })) as typeof posts;
+    expect(next).toEqual(await rest(`/api/v1/social/posts?${query}&limit=2&offset=2`));
+    expect(next.data.posts).toEqual(posts.data.posts.slice(2, 4));
   });
 
-  it('leaves the daily series of the overviews empty by default beyond a quarter, and sends them when asked', async () => {
+  it('leaves a series of more than 92 points out by default, sends it when asked, by day, week or month', async () => {
     const year = { from: '2025-07-01', to: '2026-06-30' };
     const query = new URLSearchParams(year).toString();
     const ads = (await rest(`/api/v1/ads/overview?${query}`)) as { data: { series: unknown[]; campaigns: unknown[] } };
     const social = (await rest(`/api/v1/social/overview?${query}`)) as { data: { platforms: { series: unknown[] }[] } };
     expect(ads.data.series).toHaveLength(365);
     expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500 }))).toEqual({ ...ads, data: { ...ads.data, series: [] } });
-    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500, series: 'daily' }))).toEqual(ads);
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500, series: 'all' }))).toEqual(ads);
     expect(expectSuccess(await client.callTool('get_social_overview', year))).toEqual({
       ...social,
       data: { ...social.data, platforms: social.data.platforms.map((platform) => ({ ...platform, series: [] })) },
     });
-    expect(expectSuccess(await client.callTool('get_social_overview', { ...year, series: 'daily' }))).toEqual(social);
+    // A year by week is 53 points: sent by default, the REST answer for the same granularity.
+    const weekly = await rest(`/api/v1/social/overview?${query}&granularity=week`);
+    expect(expectSuccess(await client.callTool('get_social_overview', { ...year, granularity: 'week' }))).toEqual(weekly);
+    // Every day of a year of two platforms is over the answer budget: cut, with how to read on.
+    const daily = await client.callTool('get_social_overview', { ...year, series: 'all' });
+    // The envelope's JSON, then the note.
+    expect(daily.content.map((block) => block.type)).toEqual(['text', 'text']);
+    expect(JSON.parse(daily.content[0]!.text!)).toEqual(daily.structuredContent);
+    const cut = daily.structuredContent as typeof social & { meta: { truncated: boolean } };
+    expect(cut.meta.truncated).toBe(true);
+    const kept = cut.data.platforms[0]!.series.length;
+    expect(kept).toBeGreaterThan(30);
+    expect(kept).toBeLessThan(365);
+    expect(cut.data.platforms.map((platform) => platform.series)).toEqual(social.data.platforms.map((platform) => platform.series.slice(0, kept)));
+    expect(daily.content[1]!.text).toMatch(/^Truncated to fit the answer budget of 20,000 tokens: series cut after \d+: it ends with the point of \d{4}-\d{2}-\d{2}; ask for `"granularity": "week"`/);
     // 92 days still carry it by default; `none` leaves it out whatever the range.
     const quarter = { from: '2026-04-01', to: '2026-07-01' };
     expect((expectSuccess(await client.callTool('get_ads_overview', quarter)) as typeof ads).data.series).toHaveLength(92);
     expect((expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, series: 'none' })) as typeof ads).data.series).toEqual([]);
-    expect(problemOf(await client.callTool('get_social_overview', { ...RANGE, series: 'weekly' }))).toMatchObject({
+    expect(problemOf(await client.callTool('get_social_overview', { ...RANGE, series: 'weekly', granularity: 'year' }))).toMatchObject({
       code: 'validation_failed',
-      errors: [{ path: 'series', message: expect.any(String) }],
+      errors: [
+        { path: 'granularity', message: expect.any(String) },
+        { path: 'series', message: expect.any(String) },
+      ],
     });
   });
 
@@ -378,8 +421,9 @@ describe('rate limit', () => {
     expect(one.status).toBe(200);
     expect(remaining(one)).toBe(RATE_LIMIT.limit - 2);
 
-    // Spend the rest of the window, less one, in plain requests; then a call that is allowed and one that is not.
-    for (let used = 2; used < RATE_LIMIT.limit - 1; used++) await postRpc(server.origin, { jsonrpc: '2.0', id: used, method: 'tools/list' }, { token: limited });
+    // Spend the rest of the window, less one, in one batch of calls; then a call that is allowed and one that is not.
+    const spent = await postRpc(server.origin, Array.from({ length: RATE_LIMIT.limit - 3 }, (_, index) => toolCall(index + 10, 'list_clients')), { token: limited });
+    expect(remaining(spent)).toBe(1);
     const last = await postRpc(server.origin, toolCall(2, 'describe_metrics'), { token: limited });
     expect(remaining(last)).toBe(0);
     expect(((await rpcMessages(last))[0]!.result as ToolResult).isError ?? false).toBe(false);
@@ -389,6 +433,88 @@ describe('rate limit', () => {
     expect(problemOf((await rpcMessages(refused))[0]!.result as ToolResult)).toMatchObject({ code: 'rate_limited', status: 429 });
     // The same window on REST.
     expect((await server.request('/api/v1/clients', { key: limited })).status).toBe(429);
+  });
+
+  it('counts protocol messages in their own window of 300, never in the tool calls’ 60, with that window’s headers', async () => {
+    await awayFromWindowEdge();
+    const connecting = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const window = (response: Response) => [response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')];
+    const initialize = await postRpc(
+      server.origin,
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } },
+      { token: connecting },
+    );
+    expect(initialize.status).toBe(200);
+    expect(window(initialize)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 1)]);
+    const initialized = await postRpc(server.origin, { jsonrpc: '2.0', method: 'notifications/initialized' }, { token: connecting });
+    expect(initialized.status).toBe(202);
+    expect(window(initialized)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 2)]);
+    for (const [id, method] of [[2, 'tools/list'], [3, 'ping']] as const) {
+      const response = await postRpc(server.origin, { jsonrpc: '2.0', id, method }, { token: connecting });
+      expect(response.status, method).toBe(200);
+      expect((await rpcMessages(response))[0]!.error, method).toBeUndefined();
+    }
+    // A batch of protocol messages only is one protocol unit.
+    const batch = await postRpc(server.origin, [{ jsonrpc: '2.0', id: 4, method: 'tools/list' }, { jsonrpc: '2.0', id: 5, method: 'ping' }], { token: connecting });
+    expect(window(batch)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 5)]);
+
+    // None of that touched the data window: the first tool call is its first unit, and REST shares it.
+    const call = await postRpc(server.origin, toolCall(6, 'list_clients'), { token: connecting });
+    expect(window(call)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 1)]);
+    const viaRest = await server.request('/api/v1/clients', { key: connecting });
+    expect(window(viaRest)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 2)]);
+  });
+
+  it('counts a tool call once in the data window whether it fails validation, names no tool, or rides in a batch with protocol messages', async () => {
+    await awayFromWindowEdge();
+    const mixed = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const response = await postRpc(
+      server.origin,
+      [toolCall(1, 'list_ad_entities', { level: 'team' }), toolCall(2, 'no_such_tool'), toolCall(3, 'list_clients'), { jsonrpc: '2.0', id: 4, method: 'tools/list' }],
+      { token: mixed },
+    );
+    expect(response.status).toBe(200);
+    // Three tool calls, three units of the data window; the tools/list beside them is not counted.
+    expect(response.headers.get('x-ratelimit-limit')).toBe(String(RATE_LIMIT.limit));
+    expect(response.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 3));
+    const messages = await rpcMessages(response);
+    expect(messages).toHaveLength(4);
+    expect(problemOf(messages.find((message) => message.id === 1)!.result as ToolResult)).toMatchObject({ code: 'validation_failed' });
+    const after = await server.request('/api/v1/clients', { key: mixed });
+    expect(after.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 4));
+    const protocol = await postRpc(server.origin, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { token: mixed });
+    expect(protocol.headers.get('x-ratelimit-remaining')).toBe(String(PROTOCOL_RATE_LIMIT.limit - 1));
+  });
+
+  it('refuses protocol messages past 300 a minute with a 429 naming that window, the tool calls’ window untouched', async () => {
+    await awayFromWindowEdge();
+    const busy = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    const [{ id: keyId }] = (await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [hashKey(busy)])) as [{ id: string }];
+    const ping = (id: number) => postRpc(server.origin, { jsonrpc: '2.0', id, method: 'ping' }, { token: busy });
+    const first = await ping(1);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(PROTOCOL_RATE_LIMIT.limit - 1));
+    // The protocol window is a counter of its own in the real Redis, beside the data window's. Spending
+    // 298 more there directly stands for 298 pings (sent one by one, they outlast a window on a busy machine).
+    const bucket = Number(first.headers.get('x-ratelimit-reset')) / PROTOCOL_RATE_LIMIT.windowSeconds - 1;
+    const counter = `${server.rateLimitPrefix}:protocol:key:${keyId}:${bucket}`;
+    expect(await server.standIn!.redis.get(counter)).toBe('1');
+    await server.standIn!.redis.incrBy(counter, PROTOCOL_RATE_LIMIT.limit - 2);
+
+    const last = await ping(2);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await ping(3);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(PROTOCOL_RATE_LIMIT.limit));
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({
+      code: 'rate_limited',
+      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry after the seconds in Retry-After.`,
+    });
+    const call = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: busy });
+    expect(((await rpcMessages(call))[0]!.result as ToolResult).isError ?? false).toBe(false);
+    expect(call.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
   });
 
   it('counts each tool call of a JSON-RPC batch: of 70 in one request, 60 are answered and 10 refused', async () => {

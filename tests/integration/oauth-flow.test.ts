@@ -9,6 +9,8 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
 import { ROTATION_RACE_GRACE_S } from '@/lib/oauth/adapter';
+import { METADATA_HOST_REFUSED, METADATA_HOST_UNREACHABLE } from '@/lib/oauth/client-metadata';
+import { SCOPE_WORDS } from '@/lib/oauth/consent';
 import { listConnectedApps, revokeConnectedApp } from '@/lib/oauth/grants';
 import { verifyAccessToken } from '@/lib/oauth/verify';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
@@ -161,7 +163,6 @@ describe('refusals at authorization (sent back to the app when its redirect is k
     ['PKCE missing', { code_challenge: null, code_challenge_method: null }, 'invalid_request'],
     ['another resource', { resource: 'https://elsewhere.example/api/mcp' }, 'invalid_target'],
     ['two resources', { resource: ['MCP', 'https://elsewhere.example/api/mcp'] }, 'invalid_target'],
-    ['an unknown scope', { scope: 'ads:read web:read' }, 'invalid_scope'],
   ] as const)('%s is %s', async (_name, extra, error) => {
     const client = await registeredClient();
     const params = Object.fromEntries(
@@ -186,15 +187,18 @@ describe('refusals at authorization (sent back to the app when its redirect is k
   });
 
   it.each([
-    ['a private address', 'https://10.1.2.3/client.json'],
-    ['a link-local address', 'https://169.254.169.254/latest/meta-data'],
-    ['a name resolving to loopback', 'https://localhost/client.json'],
-    ['plain http', 'http://client.example/client.json'],
-  ])('a metadata document URL on %s is refused as invalid_client', async (_name, clientId) => {
+    ['a private address', 'https://10.1.2.3/client.json', METADATA_HOST_REFUSED],
+    ['a link-local address', 'https://169.254.169.254/latest/meta-data', METADATA_HOST_REFUSED],
+    ['a name resolving to loopback', 'https://localhost/client.json', METADATA_HOST_REFUSED],
+    ['a host that cannot be resolved', 'https://client.invalid/client.json', METADATA_HOST_UNREACHABLE],
+    // Not a metadata document's address at all (those are https): an unknown client_id.
+    ['plain http', 'http://client.example/client.json', 'client is invalid'],
+  ])('a metadata document URL on %s is refused as invalid_client, saying why', async (_name, clientId, description) => {
     const start = await authorizationUrl(as, clientId, 'https://client.example/callback');
     const answer = await authorizeError(start);
     expect(answer.status).toBe(400);
     expect(answer.page).toContain('<code id="error">invalid_client</code>');
+    expect(answer.page).toContain(`<p id="error-description">${description}</p>`);
   });
 
   it('accepts the resource with a trailing slash or absent, and an empty scope as both scopes', async () => {
@@ -204,6 +208,44 @@ describe('refusals at authorization (sent back to the app when its redirect is k
       expect(tokens.scope).toBe('ads:read social:read');
       expect((await verifyAccessToken(tokens.access_token))?.scopes).toEqual(['ads:read', 'social:read']);
     }
+  });
+});
+
+describe('scopes as clients send them', () => {
+  /** The scope lines of the consent screen an authorization request leads to. */
+  async function consentScreenScopes(scope: string): Promise<string[]> {
+    const client = await registeredClient();
+    const start = await authorizationUrl(as, client.client_id, REDIRECT, { scope });
+    const jar = new CookieJar();
+    jar.set('metrics_session', await sessionOf(admin.userId));
+    const authorize = await jar.fetch(start.url.href);
+    expect(authorize.status).toBe(303);
+    const page = await jar.fetch(new URL(authorize.headers.get('location')!, server.origin).href);
+    expect(page.status).toBe(200);
+    const list = /<ul class="consent-scopes">(.*?)<\/ul>/s.exec(await page.text())![1]!;
+    return [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]!).filter((line) => !line.startsWith('Nothing else'));
+  }
+
+  it.each([
+    ['ads:read openid offline_access', ['ads:read']],
+    ['ads:read web:read', ['ads:read']],
+    ['social:read ads:read profile', ['ads:read', 'social:read']],
+    ['openid', ['ads:read', 'social:read']],
+    ['openid offline_access email', ['ads:read', 'social:read']],
+  ] as const)('scope=%s: unknown scopes are ignored, the consent screen and the token show %j', async (scope, granted) => {
+    expect(await consentScreenScopes(scope)).toEqual(granted.map((known) => SCOPE_WORDS[known]));
+    const { tokens } = await connect(admin.userId, admin.orgId, { scope });
+    expect(tokens.scope).toBe(granted.join(' '));
+    expect((await verifyAccessToken(tokens.access_token))?.scopes).toEqual(granted);
+  });
+
+  it('ignores unknown scopes at refresh: known ones narrow, none known narrows nothing', async () => {
+    const { client, tokens } = await connect(admin.userId, admin.orgId);
+    const unchanged = await refresh(as, client, tokens.refresh_token!, { scope: 'openid offline_access' });
+    expect(unchanged.scope).toBe('ads:read social:read');
+    const narrowed = await refresh(as, client, unchanged.refresh_token!, { scope: 'ads:read openid' });
+    expect(narrowed.scope).toBe('ads:read');
+    expect((await verifyAccessToken(narrowed.access_token))?.scopes).toEqual(['ads:read']);
   });
 });
 

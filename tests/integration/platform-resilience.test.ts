@@ -193,8 +193,8 @@ describe('database unreachable', () => {
     await expectProblem(keyless, 401, 'unauthorized');
   });
 
-  it('answers the sign-in and settings pages with a 503 page, while pages that need no database are served', async () => {
-    for (const path of ['/login', '/settings', '/settings/api-keys', '/settings/connected-apps']) {
+  it('answers the sign-in, settings and consent pages with a 503 page, while pages that need no database are served', async () => {
+    for (const path of ['/login', '/settings', '/settings/api-keys', '/settings/connected-apps', `/consent/${'u'.repeat(21)}`]) {
       await expectUnavailablePage(await server.request(path));
       await expectUnavailablePage(await server.request(path, { headers: { cookie: `metrics_session=${'a'.repeat(43)}` } }));
     }

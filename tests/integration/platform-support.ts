@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { z } from 'zod';
 import { sql } from '@/lib/db';
+import type { OAuthGrantContext } from '@/lib/contract/credential';
 import type { Operation } from '@/lib/contract/operation';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SEED_END_DATE } from '../support/global-setup';
@@ -79,3 +80,20 @@ export async function newOrganisationAdmin(label: string): Promise<{ userId: str
   return { userId, orgId, clientId };
 }
 
+
+/** The context of a connected app's token (as verifyAccessToken makes it), for code that records or reads its calls. */
+export function grantContext(orgId: string, fields: Partial<OAuthGrantContext> = {}): OAuthGrantContext {
+  return {
+    kind: 'oauth_grant',
+    grantId: `grant-${randomUUID()}`,
+    clientId: 'https://client.example/metadata.json',
+    clientName: 'Client',
+    userId: randomUUID(),
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    orgId,
+    orgName: 'org',
+    scopes: ['ads:read'],
+    clientIds: null,
+    ...fields,
+  };
+}

@@ -161,6 +161,29 @@ describe('GET /social/overview on the seeded organisation', () => {
     expect(body.data.platforms[0]!.series).toHaveLength(30);
   });
 
+  it('groups the series by ISO week or month on request, each point the range rules over its bucket', async () => {
+    const pages = await rawPages(mainOrg.id);
+    const weekly = await overview(key, `from=${FROM}&to=${TO}&granularity=week`);
+    const daily = await expectedOverview(pages, FROM, TO);
+    expect({ ...weekly, data: { ...weekly.data, platforms: weekly.data.platforms.map((p) => ({ ...p, series: [] })) } }).toEqual({
+      ...daily,
+      data: { ...daily.data, platforms: daily.data.platforms.map((p) => ({ ...p, series: [] })) },
+    });
+    // 2026-06-01 is a Monday: four whole weeks and 29-30 June. A bucket's point is its range's totals.
+    const weeks = [['01', '07'], ['08', '14'], ['15', '21'], ['22', '28'], ['29', '30']].map(([from, to]) => ({ from: `2026-06-${from}`, to: `2026-06-${to}` }));
+    for (const [index, platform] of weekly.data.platforms.entries()) {
+      const expected = await Promise.all(
+        weeks.map(async (week) => {
+          const { reach, impressions, views, interactions, newFollows, followers } = (await expectedOverview(pages, week.from, week.to)).data.platforms[index]!.totals;
+          return { date: week.from, reach, impressions, views, interactions, newFollows, followers };
+        }),
+      );
+      expect(platform.series, platform.platform).toEqual(expected);
+    }
+    const monthly = await overview(key, `from=2026-05-20&to=${TO}&granularity=month`);
+    expect(monthly.data.platforms[0]!.series.map((point) => point.date)).toEqual(['2026-05-20', '2026-06-01']);
+  });
+
   it('narrows to one client with `client`', async () => {
     const body = await overview(key, `client=${clientWithPages}&from=${FROM}&to=${TO}`);
     expect(body).toEqual(await expectedOverview(await rawPages(mainOrg.id, [clientWithPages]), FROM, TO));

@@ -7,7 +7,7 @@ import { storeOverviewOperation } from '@/lib/metrics/store/operations';
 import { eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 
 interface Store {
   id: string;
@@ -326,12 +326,30 @@ describe('GET /store/overview', () => {
     expect((current.data.store!.totals as { netSales: number | null }).netSales).toBeGreaterThan(0);
   });
 
+  it('granularity week and month: every figure summed over the bucket’s days, a mid-week from', async () => {
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
+    const money = ['netSales', 'grossSales', 'returns'];
+    // The whole organisation (read from its daily sums) by week, one client (from its stores' rows) by month.
+    for (const [query, buckets, granularity] of [
+      [range, weeks, 'week'],
+      [`client=${org.clientA}&${range}`, months, 'month'],
+    ] as const) {
+      const byDay = (await overview(query)).data.store!;
+      const bucketed = await overview(`${query}&granularity=${granularity}`);
+      const store = bucketed.data.store!;
+      expect(store.series).toEqual(approx(buckets.map(([from, to]) => bucketSums(byDay.series as Row[], from, to, Object.keys(DAY_POINT), money))));
+      expect((store.previousSeries as Row[])[0]!.date).toBe((bucketed.data.compare as { from: string }).from);
+      expect(total(store.previousSeries as Row[], 'orders')).toBe(total(byDay.previousSeries as Row[], 'orders'));
+      expect({ ...store, series: [], previousSeries: [] }).toEqual({ ...byDay, series: [], previousSeries: [] });
+    }
+  });
+
   it('needs store:read; validates the query', async () => {
     const webOnly = await mintKey({ orgId: org.orgId, scopes: ['web:read'] });
     const forbidden = await expectProblem(await api('/api/v1/store/overview?from=2024-03-01&to=2024-03-31', { key: webOnly }), 403, 'forbidden');
     expect(forbidden.detail).toContain('store:read');
     await expectProblem(await api('/api/v1/store/overview?from=2024-03-01&to=2024-03-31'), 401, 'unauthorized');
-    const problem = await expectProblem(await api('/api/v1/store/overview?from=2024-13-01&to=2024-03-31&compare=PREVIOUS&limit=-1', { key }), 400, 'validation_failed');
-    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['compare', 'from', 'limit']);
+    const problem = await expectProblem(await api('/api/v1/store/overview?from=2024-13-01&to=2024-03-31&compare=PREVIOUS&limit=-1&granularity=Week', { key }), 400, 'validation_failed');
+    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['compare', 'from', 'granularity', 'limit']);
   });
 });

@@ -2,11 +2,11 @@
 // the organisation's recent calls, arguments kept only as a hash, and a bounded queue.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyContext, OAuthGrantContext } from '@/lib/contract/credential';
+import type { ApiKeyContext } from '@/lib/contract/credential';
 import { sql } from '@/lib/db';
 import { argumentsHash, flushToolCalls, recentToolCalls, recordToolCall, toolCallCounts } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
-import { seededOrgs } from './platform-support';
+import { grantContext, seededOrgs } from './platform-support';
 
 const { main, other } = seededOrgs();
 
@@ -14,21 +14,6 @@ async function keyContext(orgId: string, name: string): Promise<ApiKeyContext> {
   await mintKey({ orgId, name });
   const [row] = await sql<{ id: string; prefix: string }>('SELECT id, prefix FROM api_keys WHERE org_id = $1 AND name = $2', [orgId, name]);
   return { kind: 'api_key', keyId: row!.id, keyName: name, keyPrefix: row!.prefix, expiresAt: null, orgId, orgName: 'org', scopes: ['ads:read'], clientIds: null };
-}
-
-function grantContext(orgId: string): OAuthGrantContext {
-  return {
-    kind: 'oauth_grant',
-    grantId: `grant-${randomUUID()}`,
-    clientId: 'https://client.example/metadata.json',
-    clientName: 'Client',
-    userId: randomUUID(),
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    orgId,
-    orgName: 'org',
-    scopes: ['ads:read'],
-    clientIds: null,
-  };
 }
 
 describe('tool-call records', () => {
@@ -54,7 +39,7 @@ describe('tool-call records', () => {
 
     const recent = (await recentToolCalls(main.id, 50)).filter((call) => call.caller === name || call.callerKind === 'oauth_grant');
     expect(recent.slice(0, 3)).toEqual([
-      { at: at(3), tool: 'list_ad_entities', caller: 'a revoked app', callerKind: 'oauth_grant', rows: null, durationMs: 3, outcome: 'validation_failed' },
+      { at: at(3), tool: 'list_ad_entities', caller: 'Client (revoked)', callerKind: 'oauth_grant', rows: null, durationMs: 3, outcome: 'validation_failed' },
       { at: at(2), tool: 'get_ads_overview', caller: name, callerKind: 'api_key', rows: 1, durationMs: 40, outcome: 'ok' },
       { at: at(1), tool: 'list_clients', caller: name, callerKind: 'api_key', rows: 3, durationMs: 12, outcome: 'ok' },
     ]);

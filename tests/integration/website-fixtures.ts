@@ -84,6 +84,28 @@ export function series(rows: Row[], from: string, to: string, columns: Record<st
   });
 }
 
+/**
+ * A range from a Wednesday (2024-02-14) to a Sunday and its buckets: the first week is its five days to
+ * Sunday 2024-02-18, dated 02-14; the first month is clipped the same way.
+ */
+export const MID_WEEK_BUCKETS = {
+  range: 'from=2024-02-14&to=2024-03-31',
+  weeks: [
+    ['2024-02-14', '2024-02-18'], ['2024-02-19', '2024-02-25'], ['2024-02-26', '2024-03-03'], ['2024-03-04', '2024-03-10'],
+    ['2024-03-11', '2024-03-17'], ['2024-03-18', '2024-03-24'], ['2024-03-25', '2024-03-31'],
+  ],
+  months: [['2024-02-14', '2024-02-29'], ['2024-03-01', '2024-03-31']],
+} as const;
+
+/**
+ * The point of the bucket `from`…`to` made from the daily points of the same range: each of `fields`
+ * summed over the bucket's days with the null rule (money in cents, exactly), dated by `from`.
+ */
+export function bucketSums(points: Row[], from: string, to: string, fields: string[], money: string[] = []): Row {
+  const days = points.filter(inRange(from, to));
+  return { date: from, ...Object.fromEntries(fields.map((field) => [field, total(days, field, money.includes(field))])) };
+}
+
 /** Keys of the rows of one dimension, ranked by `sortBy` (descending, unreported last), then key in byte order. */
 export function rankedKeys(rows: Row[], sortBy: string): string[] {
   const keys = [...new Set(rows.map((row) => row.key as string))];

@@ -7,7 +7,7 @@ import { sql } from '@/lib/db';
 import { websiteOverviewOperation } from '@/lib/metrics/website/operations';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, createOrg, floatFigure, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, floatFigure, inRange, insertRows, latest, peak, random, rankedKeys, rate, recordSync, series, total, type Row } from './website-fixtures';
 import { eachDay } from '@/lib/time/days';
 
 interface Property {
@@ -501,6 +501,35 @@ describe('GET /website/overview', () => {
     }
   });
 
+  it('granularity week and month: each bucket sums its days, takes each property’s peak day of users, and starts at a mid-week from', async () => {
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
+    const summed = ['sessions', 'newUsers', 'engagedSessions', 'keyEvents', 'totalRevenue'];
+    // The whole organisation (read from its daily sums) by week, one client (from its properties' rows) by month.
+    for (const [query, ids, buckets, granularity] of [
+      [range, idsOf('Alpha', 'Beta', 'Gamma', 'Delta'), weeks, 'week'],
+      [`client=${org.clientA}&${range}`, idsOf('Alpha', 'Beta'), months, 'month'],
+    ] as const) {
+      const byDay = (await overview(query)).data.analytics!;
+      const bucketed = await overview(`${query}&granularity=${granularity}`);
+      const rows = (from: string, to: string) => daily.filter((row) => ids.includes(row.analytics_property_id as string)).filter(inRange(from, to));
+      const expected = (points: Row[], list: ReadonlyArray<readonly [string, string]>) =>
+        list.map(([from, to]) => ({ ...bucketSums(points, from, to, summed, ['totalRevenue']), totalUsers: peak(rows(from, to), 'total_users', 'analytics_property_id') }));
+      const analytics = bucketed.data.analytics!;
+      expect(analytics.series).toEqual(approx(expected(byDay.series as Row[], buckets)));
+      // A bucket's users are never the sum of its days: here every bucket's peak is below that sum.
+      for (const point of analytics.series as Row[]) {
+        expect(point.totalUsers).toBeLessThan(total((byDay.series as Row[]).filter(inRange(point.date as string, buckets.find(([from]) => from === point.date)![1])), 'totalUsers')!);
+      }
+      // The compare range (the 47 days before) is bucketed on its own, its first bucket dated by its own first day.
+      const compare = bucketed.data.compare as { from: string; to: string };
+      expect((analytics.previousSeries as Row[])[0]!.date).toBe(compare.from);
+      expect(total(analytics.previousSeries as Row[], 'sessions')).toBe(total(byDay.previousSeries as Row[], 'sessions'));
+      // Totals, previous and tables do not change with the granularity.
+      expect({ ...analytics, series: [], previousSeries: [] }).toEqual({ ...byDay, series: [], previousSeries: [] });
+      expect(bucketed.meta).toEqual((await overview(query)).meta);
+    }
+  });
+
   it('401 without a key, 403 without web:read', async () => {
     await expectProblem(await api('/api/v1/website/overview?from=2024-03-01&to=2024-03-31'), 401, 'unauthorized');
     const adsOnly = await mintKey({ orgId: org.orgId, scopes: ['ads:read', 'store:read'] });
@@ -510,11 +539,11 @@ describe('GET /website/overview', () => {
 
   it('400 lists every problem of the query', async () => {
     const problem = await expectProblem(
-      await api('/api/v1/website/overview?from=2024-03-01&to=2024-03-31&limit=0&compare=lastYear&colour=red', { key }),
+      await api('/api/v1/website/overview?from=2024-03-01&to=2024-03-31&limit=0&compare=lastYear&colour=red&granularity=year', { key }),
       400,
       'validation_failed',
     );
-    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['colour', 'compare', 'limit']);
+    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['colour', 'compare', 'granularity', 'limit']);
     for (const query of ['from=2024-03-01', 'from=2024-03-31&to=2024-03-01', 'from=2023-01-01&to=2024-01-02', 'from=2024-02-30&to=2024-03-01', 'from=2024-03-01&to=2024-03-31&limit=101', 'from=2024-03-01&to=2024-03-31&client=nope', 'from=2024-03-01&to=2024-03-31&limit=1&limit=2']) {
       await expectProblem(await api(`/api/v1/website/overview?${query}`, { key }), 400, 'validation_failed');
     }

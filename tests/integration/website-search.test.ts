@@ -7,7 +7,7 @@ import { websiteSearchOperation } from '@/lib/metrics/website/operations';
 import { eachDay } from '@/lib/time/days';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
-import { approx, createOrg, inRange, insertRows, random, rankedKeys, rate, recordSync, total, type Row } from './website-fixtures';
+import { approx, bucketSums, MID_WEEK_BUCKETS, createOrg, inRange, insertRows, random, rankedKeys, rate, recordSync, total, type Row } from './website-fixtures';
 
 interface Site {
   id: string;
@@ -219,11 +219,36 @@ describe('GET /website/search', () => {
     expect((body.data.search!.totals as { clicks: number | null }).clicks).toBeGreaterThan(0);
   });
 
+  it('granularity week and month: clicks and impressions summed over the bucket, CTR and position derived from its sums, a mid-week from', async () => {
+    const { range, weeks, months } = MID_WEEK_BUCKETS;
+    for (const [query, ids, buckets, granularity] of [
+      [range, sites.map((site) => site.id), weeks, 'week'],
+      [`client=${org.clientA}&${range}`, [sites[0]!.id, sites[1]!.id], months, 'month'],
+    ] as const) {
+      const byDay = (await search(query)).data.search!;
+      const body = await search(`${query}&granularity=${granularity}`);
+      const bucketed = body.data.search!;
+      const rows = (from: string, to: string) => daily.filter((row) => ids.includes(row.search_console_site_id as string)).filter(inRange(from, to));
+      expect(bucketed.series).toEqual(
+        approx(
+          buckets.map(([from, to]) => {
+            // The sums are those of the daily points; the rates come from them, never from the daily rates.
+            const sums = bucketSums(byDay.series as Row[], from, to, ['clicks', 'impressions']);
+            return { ...sums, ctr: rate(sums.clicks as number, sums.impressions as number, 100), position: searchSet(rows(from, to)).position };
+          }),
+        ),
+      );
+      // The compare range is bucketed on its own, its first bucket dated by its own first day.
+      expect((bucketed.previousSeries as Row[])[0]!.date).toBe((body.data.compare as { from: string }).from);
+      expect({ ...bucketed, series: [], previousSeries: [] }).toEqual({ ...byDay, series: [], previousSeries: [] });
+    }
+  });
+
   it('needs web:read; validates the query', async () => {
     const storeOnly = await mintKey({ orgId: org.orgId, scopes: ['store:read'] });
     await expectProblem(await api('/api/v1/website/search?from=2024-03-01&to=2024-03-31', { key: storeOnly }), 403, 'forbidden');
     await expectProblem(await api('/api/v1/website/search?from=2024-03-01&to=2024-03-31'), 401, 'unauthorized');
-    const problem = await expectProblem(await api('/api/v1/website/search?to=2024-03-31&limit=500&query=shoes', { key }), 400, 'validation_failed');
-    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['from', 'limit', 'query']);
+    const problem = await expectProblem(await api('/api/v1/website/search?to=2024-03-31&limit=500&query=shoes&granularity=quarter', { key }), 400, 'validation_failed');
+    expect(problem.errors!.map((e) => e.path).sort()).toEqual(['from', 'granularity', 'limit', 'query']);
   });
 });

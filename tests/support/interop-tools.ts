@@ -1,20 +1,28 @@
-// Third-party MCP tools that need Node 22 (MCP Inspector's CLI, the official conformance suite), kept
-// in tests/interop with their own lockfile and run on the Node 22 binary of the npm package `node`,
-// so that neither they nor that Node ever reach the app's own toolchain.
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// Third-party MCP tools (MCP Inspector's CLI, the official conformance suite), kept in tests/interop with
+// their own lockfile so that their dependencies never reach the app's, and run on the project's own
+// Node.js (the npm package `node`, the one running the tests: both want Node ≥ 22.19).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 const TOOLS_DIR = path.resolve(import.meta.dirname, '../interop');
-const NODE_22 = path.join(TOOLS_DIR, 'node_modules/node/bin/node');
 const BIN = (name: string) => path.join(TOOLS_DIR, 'node_modules/.bin', name);
 
-/** Installs the pinned tools once (about 20 s); later runs find them in place. */
+/** Whether every tool pinned in tests/interop/package.json is installed at its pinned version. */
+function pinnedToolsInstalled(): boolean {
+  const { dependencies } = JSON.parse(readFileSync(path.join(TOOLS_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  return Object.entries(dependencies).every(([name, version]) => {
+    const installed = path.join(TOOLS_DIR, 'node_modules', name, 'package.json');
+    return existsSync(installed) && (JSON.parse(readFileSync(installed, 'utf8')) as { version: string }).version === version;
+  });
+}
+
+/** Installs the pinned tools (about 20 s) when they are missing or at another version; later runs find them in place. */
 export function ensureInteropTools(): void {
-  if (existsSync(NODE_22) && existsSync(BIN('mcp-inspector')) && existsSync(BIN('conformance'))) return;
-  const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', TOOLS_DIR], { encoding: 'utf8', stdio: 'pipe' });
+  if (pinnedToolsInstalled()) return;
+  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', TOOLS_DIR], { encoding: 'utf8', stdio: 'pipe' });
   if (npm.status !== 0) throw new Error(`installing the MCP interop tools failed:\n${npm.stdout}\n${npm.stderr}`);
 }
 
@@ -24,16 +32,26 @@ export interface ToolRun {
   stderr: string;
 }
 
-/** Runs one of the tools' commands on Node 22; never throws for a non-zero exit (the caller decides). */
-export function runInteropTool(bin: 'mcp-inspector' | 'conformance', args: string[], timeoutMs = 240_000): Promise<ToolRun> {
+/**
+ * Runs one of the tools' commands on the project's Node.js; never throws for a non-zero exit (the
+ * caller decides). `onStdout` sees the output so far as it arrives (a tool that waits for a browser).
+ */
+export function runInteropTool(bin: 'mcp-inspector' | 'conformance', args: string[], timeoutMs = 240_000, onStdout?: (sofar: string) => void): Promise<ToolRun> {
   return new Promise((resolve) => {
-    execFile(
-      NODE_22,
-      [BIN(bin), ...args],
-      // HOME in a scratch folder: the Inspector keeps a catalog and secrets under ~/.mcp-inspector.
-      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', HOME: path.join(TOOLS_DIR, '.home') } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
+    // HOME in a scratch folder: the Inspector keeps a catalog and secrets under ~/.mcp-inspector.
+    const child = spawn(process.execPath, [BIN(bin), ...args], {
+      timeout: timeoutMs,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', HOME: path.join(TOOLS_DIR, '.home') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      onStdout?.(stdout);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 

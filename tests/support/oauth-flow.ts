@@ -169,8 +169,9 @@ export async function connectOverHttp(
   who: { userId: string; orgId: string },
   redirectUri: string,
   extra: Record<string, string | string[] | null> = {},
+  clientName = 'Test client',
 ) {
-  const client = await register(as, { client_name: 'Test client', redirect_uris: [redirectUri] });
+  const client = await register(as, { client_name: clientName, redirect_uris: [redirectUri] });
   const start = await authorizationUrl(as, client.client_id, redirectUri, extra);
   const callback = await consentOverHttp(origin, new CookieJar(), await sessionOf(who.userId), start.url, { decision: 'allow', orgId: who.orgId });
   const tokens = await exchangeCode(as, client, callback, start, redirectUri);

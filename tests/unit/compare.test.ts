@@ -79,8 +79,8 @@ describe('compareRange', () => {
 describe('comparedRangeQuery', () => {
   const base = { from: '2026-03-01', to: '2026-03-31' };
 
-  it('defaults compare to previous and limit to 25', () => {
-    expect(comparedRangeQuery.parse(base)).toEqual({ ...base, compare: 'previous', limit: 25 });
+  it('defaults compare to previous, limit to 25 and granularity to day', () => {
+    expect(comparedRangeQuery.parse(base)).toEqual({ ...base, compare: 'previous', limit: 25, granularity: 'day' });
   });
 
   it.each(['0', '101', '2.5', 'ten', ''])('refuses limit=%s', (limit) => {

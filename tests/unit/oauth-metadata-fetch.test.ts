@@ -3,7 +3,14 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowMetadataDocumentFetch, fetchClientMetadata, isFetchableAddress } from '@/lib/oauth/client-metadata';
+import {
+  allowMetadataDocumentFetch,
+  fetchClientMetadata,
+  isFetchableAddress,
+  METADATA_HOST_REFUSED,
+  METADATA_HOST_UNREACHABLE,
+  metadataDocumentProblem,
+} from '@/lib/oauth/client-metadata';
 
 afterEach(() => {
   delete process.env.OAUTH_CIMD_ALLOW_LOOPBACK;
@@ -78,8 +85,17 @@ describe('isFetchableAddress', () => {
   });
 });
 
+/** The `error_description` of what a promise rejects with (an oidc-provider error). */
+async function refusal(promise: Promise<unknown>): Promise<{ error: string; description: string }> {
+  const error = (await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )) as { error?: string; error_description?: string } | null;
+  return { error: error?.error ?? 'none', description: error?.error_description ?? '' };
+}
+
 describe('allowMetadataDocumentFetch', () => {
-  it('refuses anything but https, and a host that is or resolves to an address that is not public', async () => {
+  it('refuses anything but https, and a host that is or resolves to an address that is not public, saying so', async () => {
     for (const url of [
       'http://93.184.216.34/client.json',
       'https://localhost/client.json',
@@ -91,8 +107,12 @@ describe('allowMetadataDocumentFetch', () => {
       'https://[fec0::1]/client.json',
       'not a url',
     ]) {
-      expect(await allowMetadataDocumentFetch(url), url).toBe(false);
+      expect(await refusal(allowMetadataDocumentFetch(url)), url).toEqual({ error: 'invalid_client', description: METADATA_HOST_REFUSED });
     }
+  });
+
+  it('says a host that cannot be resolved could not be resolved or reached, not that it is refused', async () => {
+    expect(await refusal(allowMetadataDocumentFetch('https://client.invalid/client.json'))).toEqual({ error: 'invalid_client', description: METADATA_HOST_UNREACHABLE });
   });
 
   it('allows https to a public address', async () => {
@@ -126,6 +146,18 @@ describe('fetchClientMetadata', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it('tells a host it could not reach (connection refused, no such name) from one it refuses, through the errors it throws', async () => {
+    const problemOf = (url: string) => fetchClientMetadata(url).then(() => 'fetched', metadataDocumentProblem);
+    expect(await problemOf('https://localhost/client.json')).toBe(METADATA_HOST_REFUSED);
+    expect(await problemOf('https://client.invalid/client.json')).toBe(METADATA_HOST_UNREACHABLE);
+    // A port on which nothing listens, on an address the test-only setting allows: connection refused.
+    process.env.OAUTH_CIMD_ALLOW_LOOPBACK = '1';
+    const closed = await listen(net.createServer());
+    await closed.close();
+    expect(await problemOf(`https://127.0.0.1:${closed.port}/client.json`)).toBe(METADATA_HOST_UNREACHABLE);
+    expect(metadataDocumentProblem(new Error('anything else'))).toBeNull();
   });
 
   it('follows no redirect, even when asked to: the 3xx is the answer, and the provider refuses it', async () => {

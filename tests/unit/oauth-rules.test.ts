@@ -1,7 +1,8 @@
-// The flow's rules that need no server: redirect kinds, client metadata normalisation, and where
+// The flow's rules that need no server: redirect kinds, client metadata normalisation, the scopes
+// taken from what clients send, and where
 // sign-in may return to. (The addresses a metadata document may be fetched from: oauth-metadata-fetch.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { normaliseClientMetadata, redirectKind, staysOnDevice } from '@/lib/oauth/request-rules';
+import { normaliseClientMetadata, offeredScopes, redirectKind, refreshFormWithOfferedScopes, staysOnDevice } from '@/lib/oauth/request-rules';
 import { consentUidOf, safeReturnTo, signInPathReturningTo, signInReasonOf } from '@/lib/session/return-to';
 
 describe('redirectKind', () => {
@@ -64,6 +65,27 @@ describe('normaliseClientMetadata', () => {
       error: 'invalid_redirect_uri',
       error_description: 'redirect URI not accepted (https, loopback http or an app scheme only): http://evil.example/cb',
     });
+  });
+});
+
+describe('offeredScopes', () => {
+  it.each([
+    ['ads:read openid offline_access', ['ads:read']],
+    ['openid', []],
+    ['social:read  ads:read web:read', ['ads:read', 'social:read']],
+    ['', []],
+    [undefined, []],
+  ])('%j gives %j', (scope, offered) => {
+    expect(offeredScopes(scope)).toEqual(offered);
+  });
+});
+
+describe('refreshFormWithOfferedScopes', () => {
+  it('keeps the offered scopes of a refresh, drops a scope naming none, and leaves other forms as they came', () => {
+    expect(refreshFormWithOfferedScopes('grant_type=refresh_token&refresh_token=r&scope=ads%3Aread+openid')).toBe('grant_type=refresh_token&refresh_token=r&scope=ads%3Aread');
+    expect(refreshFormWithOfferedScopes('grant_type=refresh_token&refresh_token=r&scope=openid+offline_access')).toBe('grant_type=refresh_token&refresh_token=r');
+    const untouched = ['grant_type=refresh_token&refresh_token=r', 'grant_type=authorization_code&code=c&scope=openid&resource=a&resource=b'];
+    for (const form of untouched) expect(refreshFormWithOfferedScopes(form)).toBe(form);
   });
 });
 

@@ -19,9 +19,10 @@ describe('the date window', () => {
       level: 'ad',
       from: '2000-01-01',
       to: '2000-12-31',
+      offset: 0,
     });
     const end = last();
-    expect(parseQuery(new URLSearchParams(`from=${addDays(end, -365)}&to=${end}`), adsOverviewQuery)).toEqual({ from: addDays(end, -365), to: end });
+    expect(parseQuery(new URLSearchParams(`from=${addDays(end, -365)}&to=${end}`), adsOverviewQuery)).toEqual({ from: addDays(end, -365), to: end, granularity: 'day' });
   });
 
   it('refuses the day before and the day after, naming each parameter', () => {

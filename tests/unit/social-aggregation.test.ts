@@ -2,7 +2,8 @@
 // day, engagement rate over the page-days that reported both, null kept apart from zero.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dailySeries, peakReported, platformTotals, postTotalsOf, sumReported } from '@/lib/metrics/social/overview';
+import { dailySeries, peakReported, platformTotals, postTotalsOf, seriesOf, sumReported } from '@/lib/metrics/social/overview';
+import { bucketsOf } from '@/lib/time/buckets';
 import type { DailyAggregateRow } from '@/lib/metrics/social/repository';
 
 const str = (value: number | null) => (value === null ? null : String(value));
@@ -94,6 +95,27 @@ describe('dailySeries', () => {
 
   it('crosses month and leap-day boundaries', () => {
     expect(dailySeries([], '2028-02-28', '2028-03-01').map((p) => p.date)).toEqual(['2028-02-28', '2028-02-29', '2028-03-01']);
+  });
+});
+
+describe('seriesOf', () => {
+  const days = [
+    day('2026-06-01', { reach: 4, impressions: 10, interactions: null, followers: 90 }),
+    day('2026-06-02', { reach: 7, impressions: 5, interactions: 2, followers: 91 }),
+    day('2026-06-08', { reach: 3, impressions: null, followers: 95 }),
+  ];
+
+  it('is the daily series by day', () => {
+    expect(seriesOf(days, bucketsOf('2026-06-01', '2026-06-09', 'day'), new Map())).toEqual(dailySeries(days, '2026-06-01', '2026-06-09'));
+  });
+
+  it('by week follows the range rules: flows summed, reach the peak day, followers the pages’ last levels in the week', () => {
+    // 2026-06-01 is a Monday: two weeks, the second clipped to 06-08…06-09.
+    const levels = new Map([['2026-06-01', 91], ['2026-06-08', 95]]);
+    expect(seriesOf(days, bucketsOf('2026-06-01', '2026-06-09', 'week'), levels)).toEqual([
+      { date: '2026-06-01', reach: 7, impressions: 15, views: null, interactions: 2, newFollows: null, followers: 91 },
+      { date: '2026-06-08', reach: 3, impressions: null, views: null, interactions: null, newFollows: null, followers: 95 },
+    ]);
   });
 });
 

@@ -33,7 +33,7 @@ describe('/social/overview dates', () => {
   it('refuses from after to and ranges over 366 days', () => {
     expect(queryProblems(socialOverviewQuery, 'from=2026-06-02&to=2026-06-01').map((p) => p.path)).toEqual(['to']);
     expect(queryProblems(socialOverviewQuery, 'from=2025-01-01&to=2026-01-02').map((p) => p.path)).toEqual(['to']);
-    expect(parseQuery(new URLSearchParams('from=2025-01-01&to=2026-01-01'), socialOverviewQuery)).toEqual({ from: '2025-01-01', to: '2026-01-01' });
+    expect(parseQuery(new URLSearchParams('from=2025-01-01&to=2026-01-01'), socialOverviewQuery)).toEqual({ from: '2025-01-01', to: '2026-01-01', granularity: 'day' });
   });
 });
 

@@ -10,10 +10,13 @@ import { accountIdsInReach, entityAggregates } from './repository';
 import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';
 
 /** `limit`: at most this many rows (the MCP tool's argument); REST always lists up to LIST_CAP. */
-export async function listAdEntities(reach: Reach, query: AdsEntitiesQuery & { limit?: number }): Promise<Envelope<AdsEntitiesData>> {
-  const { level, from, to, search, limit = LIST_CAP } = query;
+export async function listAdEntities(
+  reach: Reach,
+  query: Omit<AdsEntitiesQuery, 'offset'> & { offset?: number; limit?: number },
+): Promise<Envelope<AdsEntitiesData>> {
+  const { level, from, to, search, offset, limit = LIST_CAP } = query;
   const accountIds = await accountIdsInReach(reach);
-  const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: limit + 1, search });
+  const rows = await entityAggregates({ orgId: reach.orgId, level, accountIds }, { from, to }, { limit: limit + 1, offset, search });
   const listed = capRows(rows, limit);
   // The accounts that contributed are those of the rows returned: their freshness and currency.
   const contributing = [...new Set(listed.rows.map((row) => row.account_id))];

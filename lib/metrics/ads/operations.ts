@@ -2,7 +2,7 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document. Their descriptions are
 // written from definitions.ts, the one place where the metric rules live.
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../contract/operation';
+import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
 import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
 import { getAdBreakdowns } from './breakdowns';
 import { listAdEntities } from './entities';
@@ -13,6 +13,8 @@ import {
   adsBreakdownsData,
   adsBreakdownsQuery,
   adsEntitiesData,
+  type AdsEntitiesData,
+  type AdsOverviewData,
   adsEntitiesQuery,
   adsOverviewData,
   adsOverviewQuery,
@@ -60,8 +62,10 @@ export const adsOverviewOperation = defineOperation({
   accounts (different accounts reach different people; one account's days largely the same ones): still never a sum over days.
 - \`campaigns\` lists the campaigns with data in the range by spend (highest first) then name (in character-code order), at most ${LIST_CAP};
   \`meta.truncated\` is true when more had data. \`topCampaigns\` is its first ${TOP_CAMPAIGNS}.
-- \`series\` has one point for every IST day of the range (0 on days without data); its \`reach\` is the day's reach and its
-  \`results\` those of \`kpis.resultType\`. \`kpis.reach\` is the highest \`series\` reach.
+- \`series\` has one point for every bucket of \`granularity\` (0 on days without data): \`day\` (default) an IST day, \`week\` an
+  ISO week (Monday to Sunday), \`month\` a calendar month, the first and last buckets clipped to the range; a point's \`date\` is
+  its bucket's first day in the range. Its \`results\` are those of \`kpis.resultType\`; its \`reach\` is the day's reach, and for
+  a week or a month the peak day's (never a sum over days). \`kpis.reach\` is the highest daily reach, whatever the granularity.
 - \`previous\` covers the same number of days ending the day before \`from\`; its \`results\` are of the same \`resultType\`.
 - \`kpis.ctr\` and \`kpis.cpc\`, \`campaigns[].ctr\` and \`topCampaigns[].ctr\` are typed as numbers: they are 0 when the denominator
   is 0 (they are null in /ads/entities). \`kpis.results\` and \`funnel.results\` are 0 when no result was reported.
@@ -80,8 +84,16 @@ ${commonRules}`,
   tool: {
     name: 'get_ads_overview',
     title: 'Ads overview',
-    lead: 'The ads dashboard over `from`…`to` (IST days): KPIs (spend, impressions, peak daily reach, clicks, CTR %, CPC, results of one result type), the previous period of the same length, account funds, a daily series, the campaigns by spend, and widgets (funnel, top campaigns, age × gender, platforms, placements, video). Narrow with `client` (an id from list_clients) and with `campaignId`, `adSetId` or `adId` (ids from list_ad_entities); `limit` caps the campaigns list; `series` says whether the daily series comes (by default only for ranges up to a quarter).',
-    query: adsOverviewQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'campaigns'), series: toolSeries() }),
+    lead: 'Ads dashboard for `from`…`to`: KPIs, previous period, funds, a series, top campaigns by spend, widgets (funnel, age × gender, platforms, placements, video). Narrow with `client`, `campaignId`, `adSetId` or `adId`. For ranges over a quarter use `granularity` `week` or `month`.',
+    query: adsOverviewQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'campaigns', 10), series: toolSeries() }),
+    cuts: [
+      {
+        what: 'campaigns',
+        lists: (data: AdsOverviewData) => [data.campaigns],
+        next: (kept) => `the rest are list_ad_entities rows (same order) with \`"level": "campaign"\`, the same \`from\`, \`to\` and \`client\`, and \`"offset": ${kept}\``,
+      },
+      seriesCut((data: AdsOverviewData) => [data.series]),
+    ],
   },
 });
 
@@ -95,7 +107,7 @@ export const adsEntitiesOperation = defineOperation({
 read from that level's own rows. An entity without any insight row in the range did not deliver and is not listed.
 
 - Order: spend (highest first), then name in character-code order, then id. At most ${LIST_CAP} rows; \`data.truncated\` and \`meta.truncated\` are true when more
-  entities matched.
+  entities matched. \`offset\` skips that many rows of the same order: \`offset=500\` lists the next ${LIST_CAP}.
 - \`search\` keeps entities whose name contains the text, case-insensitively (\`%\` and \`_\` are plain characters), or whose
   platform id is exactly the text. It matches the entity at \`level\` only, not its campaign or ad set.
 - Lineage: \`account\` and \`client\` are set on every row. \`client\` is \`{ id, name }\` of the account's client; for an account
@@ -114,8 +126,9 @@ ${commonRules}`,
   tool: {
     name: 'list_ad_entities',
     title: 'List campaigns, ad sets or ads',
-    lead: 'Campaigns, ad sets or ads (`level`) that delivered in `from`…`to` (IST days), highest spend first, each with spend, impressions, peak daily reach, clicks, CTR %, CPC, results and its lineage (account, client, campaign, ad set). Narrow with `client` and `search` (name contains, or exact platform id); use a row\'s `id` as `campaignId`/`adSetId`/`adId` of get_ads_overview or as `entityId` of get_ad_breakdowns.',
-    query: adsEntitiesQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'entities') }),
+    lead: 'Campaigns, ad sets or ads (`level`) that delivered in `from`…`to`, highest spend first, with their figures and lineage. Find one by name with `search`; page with `offset`. A row\'s `id` is the `campaignId`/`adSetId`/`adId` of get_ads_overview and the `entityId` of get_ad_breakdowns.',
+    query: adsEntitiesQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'entities', 10) }),
+    cuts: [offsetCut('rows', (data: AdsEntitiesData) => [data.rows])],
   },
 });
 
@@ -162,7 +175,7 @@ ${ADS_RULES.notReported}`,
   tool: {
     name: 'get_ad_breakdowns',
     title: 'Ad breakdowns of one entity',
-    lead: 'The breakdowns (age × gender, device, platform, placement, region) of one campaign, ad set or ad (`level` and `entityId`, from list_ad_entities) for exactly `from`…`to`, as the dashboard cached them: empty lists with `stale: true` when the dashboard never fetched that range. Never calls the ads platform.',
+    lead: 'Age × gender, device, platform, placement and region breakdowns of one campaign, ad set or ad (`level`, `entityId` from list_ad_entities) for exactly the `from`…`to` the dashboard cached; empty with `stale: true` when it never fetched that range.',
   },
 });
 

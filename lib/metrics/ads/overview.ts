@@ -4,6 +4,7 @@ import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { notFound } from '../../contract/errors';
 import { previousPeriod, type DayRange } from '../../time/day-range';
+import { bucketSeries, bucketsOf, type Granularity } from '../../time/buckets';
 import { eachDay, type IsoDay } from '../../time/days';
 import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
@@ -36,7 +37,7 @@ import type { AdsOverviewData, AdsOverviewQuery } from './schemas';
  * reach and the filters must name one lineage (an ad set outside the given campaign, an ad outside the
  * given ad set or campaign): otherwise 404, the same answer as for an unknown id.
  */
-async function filteredEntity(reach: Reach, query: AdsOverviewQuery): Promise<EntityRef | null> {
+async function filteredEntity(reach: Reach, query: Pick<AdsOverviewQuery, 'campaignId' | 'adSetId' | 'adId'>): Promise<EntityRef | null> {
   const [campaign, adSet, ad] = await Promise.all([
     query.campaignId === undefined ? undefined : findEntity(reach, 'campaign', query.campaignId),
     query.adSetId === undefined ? undefined : findEntity(reach, 'adset', query.adSetId),
@@ -147,8 +148,31 @@ function lowBalanceRow(account: AccountRow): AdsOverviewData['lowBalance'][numbe
   };
 }
 
+type SeriesPoint = AdsOverviewData['series'][number];
+
+/** Amounts have cents: a sum of floats is rounded back to them. */
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * Every bucket of the range, with zeros for days without rows. A bucket is a range of its own and
+ * follows the range rules (ADS_RULES): sums, and reach the peak day, never a sum over days.
+ */
+function seriesOf(sums: PeriodSumsRow[], outcome: ResultFigures, from: IsoDay, to: IsoDay, granularity: Granularity): SeriesPoint[] {
+  const daily = dailyPoints(sums, outcome, from, to);
+  if (granularity === 'day') return daily;
+  const total = (points: SeriesPoint[], pick: (point: SeriesPoint) => number) => points.reduce((sum, point) => sum + pick(point), 0);
+  return bucketSeries(daily, bucketsOf(from, to, granularity), (points, bucket) => ({
+    date: bucket.from,
+    spend: cents(total(points, (point) => point.spend)),
+    impressions: total(points, (point) => point.impressions),
+    clicks: total(points, (point) => point.clicks),
+    reach: Math.max(0, ...points.map((point) => point.reach)),
+    results: total(points, (point) => point.results),
+  }));
+}
+
 /** Every day of the range, with zeros for a day without rows. */
-function seriesOf(sums: PeriodSumsRow[], outcome: ResultFigures, from: IsoDay, to: IsoDay): AdsOverviewData['series'] {
+function dailyPoints(sums: PeriodSumsRow[], outcome: ResultFigures, from: IsoDay, to: IsoDay): SeriesPoint[] {
   const daily = new Map(sums.filter((row) => row.day !== null && row.current).map((row) => [row.day, row]));
   return eachDay(from, to).map((date) => {
     const day = daily.get(date);
@@ -232,7 +256,10 @@ function widgetsOf(
 }
 
 /** `limit`: at most this many `campaigns` (the MCP tool's argument); REST always lists up to LIST_CAP. */
-export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { limit?: number }): Promise<Envelope<AdsOverviewData>> {
+export async function getAdsOverview(
+  reach: Reach,
+  query: Omit<AdsOverviewQuery, 'granularity'> & { granularity?: Granularity; limit?: number },
+): Promise<Envelope<AdsOverviewData>> {
   const { from, to, limit = LIST_CAP } = query;
   const previous = previousPeriod({ from, to });
   const range = { previousFrom: previous.from, from, to };
@@ -263,7 +290,7 @@ export async function getAdsOverview(reach: Reach, query: AdsOverviewQuery & { l
     previous: previousOf(periodFigures(sums, false), outcome),
     funds: fundsOf(accounts),
     lowBalance: lowBalance.rows.map(lowBalanceRow),
-    series: seriesOf(sums, outcome, from, to),
+    series: seriesOf(sums, outcome, from, to, query.granularity ?? 'day'),
     campaigns: listed.rows.map(campaignRow),
     widgets: widgetsOf(kpis, current, topCampaigns, breakdowns),
   };

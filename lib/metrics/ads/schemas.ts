@@ -1,7 +1,7 @@
 // Query and response schemas of the ads endpoints: they parse queries, check our responses in tests and
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
-import { boundedText, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../contract/query';
+import { boundedText, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 
@@ -30,6 +30,7 @@ export const adsOverviewQuery = z
     campaignId: entityIdFilter('campaign'),
     adSetId: entityIdFilter('ad set'),
     adId: entityIdFilter('ad'),
+    granularity: granularityParam,
   })
   .superRefine(checkDateRange, whenDatesAreReal);
 
@@ -43,6 +44,7 @@ export const adsEntitiesQuery = z
       .describe(
         `Keep entities whose name contains this text (case-insensitive) or whose platform id is exactly this text (1 to ${SEARCH_MAX_LENGTH} characters).`,
       ),
+    offset: offsetParam('entities'),
   })
   .superRefine(checkDateRange, whenDatesAreReal);
 
@@ -150,16 +152,16 @@ export const adsOverviewData = z
       .array(
         z
           .object({
-            date: z.string().describe('An IST day; every day of the range is present.'),
+            date: z.string().describe('The first IST day of the point\'s bucket within the range (the day itself by `day`).'),
             spend: z.number(),
             impressions: z.number(),
             clicks: z.number(),
-            reach: z.number().describe("The day's reach (summed over the entities read)."),
-            results: z.number().describe('Results of `kpis.resultType` that day.'),
+            reach: z.number().describe("The peak daily reach within the bucket (a day's reach summed over the entities read); never summed over days."),
+            results: z.number().describe('Results of `kpis.resultType` within the bucket.'),
           })
           .strict(),
       )
-      .describe('One point per IST day of the range, days without data as 0.'),
+      .describe('One point per bucket of `granularity` (day, ISO week, calendar month; the first and last clipped to the range), every bucket present, days without data as 0.'),
     campaigns: z
       .array(
         z

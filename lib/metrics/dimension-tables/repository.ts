@@ -6,8 +6,9 @@
 // Why people counts are each resource's peak day, summed, and which rollups and indexes a range reads:
 // docs/architecture.md, "Range aggregates of the web, search-console and store sources".
 import { readSql as sql, SqlParams } from '../../db';
+import { bucketsOf, type Granularity } from '../../time/buckets';
 import type { DayRange } from '../../time/day-range';
-import { eachDay, type IsoDay } from '../../time/days';
+import type { IsoDay } from '../../time/days';
 import { num } from '../ratios';
 import { daysAsPeakStretches, monthsAsPeakStretches, splitRange, type PeakStretch } from '../range-split';
 
@@ -95,7 +96,10 @@ export type Sums = Record<string, number | null>;
 
 export interface PeriodAggregate {
   totals: Sums;
-  /** Every day of the range, in order; a day without rows has every figure null. */
+  /**
+   * Every bucket of the range (days unless a granularity is given), in order, dated by its first day in
+   * the range; a bucket without rows has every figure null.
+   */
   series: Array<{ date: IsoDay; sums: Sums }>;
   /** Number of (resource, day) rows in the range: equal to resources × days when no day is missing. */
   coveredDays: number;
@@ -162,11 +166,13 @@ function emptySums(metrics: MetricColumns): Sums {
 }
 
 /**
- * Totals and daily series of `resourceIds` over `current` and, when given, `previous`: one statement.
- * Per range, its rows grouped per day (the series; the totals are the sums of the days) and, for the
- * people counts, per resource (each resource's peak day, summed over the resources). `wholeOrgId`: the
- * organisation when `resourceIds` are all of its resources; a source with an organisation daily table
- * then reads its days there (one row a day instead of one per resource and day).
+ * Totals and series of `resourceIds` over `current` and, when given, `previous`: one statement.
+ * Per range, its rows grouped per bucket of `granularity` (the series; the totals are the sums of the
+ * buckets) and, for the people counts, per resource (each resource's peak day, summed over the
+ * resources). A week or a month is a range of its own: its people counts follow the same rule, read by
+ * bucketPeaks. `wholeOrgId`: the organisation when `resourceIds` are all of its resources; a source
+ * with an organisation daily table then reads its days there (one row a day instead of one per
+ * resource and day).
  */
 export async function aggregatePeriods(
   source: DailySource,
@@ -174,6 +180,7 @@ export async function aggregatePeriods(
   current: DayRange,
   previous: DayRange | null,
   wholeOrgId: string | null = null,
+  granularity: Granularity = 'day',
 ): Promise<{ current: PeriodAggregate; previous: PeriodAggregate | null }> {
   const { metrics } = source;
   const summed = { ...metrics.summed, ...metrics.peak };
@@ -185,18 +192,26 @@ export async function aggregatePeriods(
   const shared = new SqlParams();
   const resources = !orgDaily || peakNames.length ? shared.add(resourceIds) : null;
   const org = orgDaily ? shared.add(wholeOrgId) : null;
+  const unit = granularity === 'day' ? null : shared.add(granularity);
   const nulls = (names: string[]) => names.map((name) => `, NULL AS ${quote(name)}`).join('');
   const periods = perPeriod(current, previous, (range) => [range?.from ?? null, range?.to ?? null], shared.values.length + 1, ([from, to]) => {
+    const bucket = (alias: string) => (unit ? bucketStart(unit, `${alias}.date`, from!) : `${alias}.date`);
     const days = orgDaily
-      ? `SELECT d.date, NULL::uuid AS resource, d.resources AS covered
-           ${Object.keys(summed).map((name) => `, d.${rollupColumn(name)} AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
-         FROM ${orgDaily} d
-         WHERE d.org_id = ${org}::uuid AND d.date BETWEEN ${from}::date AND ${to}::date`
-      : `SELECT t.date, NULL::uuid AS resource, COUNT(*) AS covered
+      ? unit
+        ? `SELECT ${bucket('d')} AS date, NULL::uuid AS resource, SUM(d.resources) AS covered
+             ${Object.keys(summed).map((name) => `, SUM(d.${rollupColumn(name)}) AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
+           FROM ${orgDaily} d
+           WHERE d.org_id = ${org}::uuid AND d.date BETWEEN ${from}::date AND ${to}::date
+           GROUP BY 1`
+        : `SELECT d.date, NULL::uuid AS resource, d.resources AS covered
+             ${Object.keys(summed).map((name) => `, d.${rollupColumn(name)} AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
+           FROM ${orgDaily} d
+           WHERE d.org_id = ${org}::uuid AND d.date BETWEEN ${from}::date AND ${to}::date`
+      : `SELECT ${bucket('t')} AS date, NULL::uuid AS resource, COUNT(*) AS covered
            ${Object.entries(summed).map(([name, expression]) => `, SUM(${expression}) AS ${quote(name)}`).join('')}${nulls(peakNames.map(peakName))}
          FROM ${source.table} t
          WHERE ${resource} = ANY(${resources}::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
-         GROUP BY t.date`;
+         GROUP BY 1`;
     if (!peakNames.length) return days;
     return `${days}
       UNION ALL
@@ -206,33 +221,83 @@ export async function aggregatePeriods(
       WHERE ${resource} = ANY(${resources}::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
       GROUP BY ${resource}`;
   });
-  const rows = await sql<Record<string, string | null> & { period: string; date: string | null; covered: string }>(
-    `WITH grouped AS (${periods.text})
-     SELECT period, to_char(date, 'YYYY-MM-DD') AS date, covered,
-       ${[...metricNames(metrics).map(quote), ...peakNames.map((name) => `NULL::numeric AS ${quote(daysName(name))}`)].join(', ')}
-     FROM grouped WHERE date IS NOT NULL
-     UNION ALL
-     SELECT period, NULL, SUM(covered),
-       ${[
-         ...Object.keys(metrics.summed).map((name) => `SUM(${quote(name)})`),
-         ...peakNames.map((name) => `SUM(${quote(peakName(name))})`),
-         ...peakNames.map((name) => `SUM(${quote(name)})`),
-       ].join(', ')}
-     FROM grouped GROUP BY period`,
-    [...shared.values, ...periods.values],
-  );
+  const peaksOf = (range: DayRange | null) =>
+    range && unit && peakNames.length ? bucketPeaks(source, resourceIds, range, granularity) : Promise.resolve(new Map<IsoDay, Sums>());
+  const [rows, currentPeaks, previousPeaks] = await Promise.all([
+    sql<Record<string, string | null> & { period: string; date: string | null; covered: string }>(
+      `WITH grouped AS (${periods.text})
+       SELECT period, to_char(date, 'YYYY-MM-DD') AS date, covered,
+         ${[...metricNames(metrics).map(quote), ...peakNames.map((name) => `NULL::numeric AS ${quote(daysName(name))}`)].join(', ')}
+       FROM grouped WHERE date IS NOT NULL
+       UNION ALL
+       SELECT period, NULL, SUM(covered),
+         ${[
+           ...Object.keys(metrics.summed).map((name) => `SUM(${quote(name)})`),
+           ...peakNames.map((name) => `SUM(${quote(peakName(name))})`),
+           ...peakNames.map((name) => `SUM(${quote(name)})`),
+         ].join(', ')}
+       FROM grouped GROUP BY period`,
+      [...shared.values, ...periods.values],
+    ),
+    peaksOf(current),
+    peaksOf(previous),
+  ]);
 
-  const aggregate = (period: 'current' | 'previous', range: DayRange): PeriodAggregate => {
+  const aggregate = (period: 'current' | 'previous', range: DayRange, peaks: Map<IsoDay, Sums>): PeriodAggregate => {
     const mine = rows.filter((row) => row.period === period);
     const totalsRow = mine.find((row) => row.date === null);
-    const byDay = new Map(mine.filter((row) => row.date !== null).map((row) => [row.date!, row]));
+    const byBucket = new Map(mine.filter((row) => row.date !== null).map((row) => [row.date!, row]));
     return {
       totals: totalsRow ? sumsOf(totalsRow, metrics) : emptySums(metrics),
-      series: eachDay(range.from, range.to).map((date) => ({ date, sums: daySumsOf(byDay.get(date), metrics) })),
+      // A week's or month's people counts are its peaks; a day's are the day's own values.
+      series: bucketsOf(range.from, range.to, granularity).map(({ from: date }) => ({
+        date,
+        sums: { ...daySumsOf(byBucket.get(date), metrics), ...(unit ? peakSums(peaks.get(date), peakNames) : {}) },
+      })),
       coveredDays: Number(totalsRow?.covered ?? 0),
     };
   };
-  return { current: aggregate('current', current), previous: previous ? aggregate('previous', previous) : null };
+  return {
+    current: aggregate('current', current, currentPeaks),
+    previous: previous ? aggregate('previous', previous, previousPeaks) : null,
+  };
+}
+
+/**
+ * The first day within the range of the bucket of `date` (SQL): ISO weeks from Monday and calendar
+ * months (PostgreSQL's `date_trunc`, on a timestamp without zone so that no session zone moves the
+ * day), clipped to `from` as lib/time/buckets.ts clips them.
+ */
+function bucketStart(unit: string, date: string, from: string): string {
+  return `GREATEST(date_trunc(${unit}::text, ${date}::timestamp)::date, ${from}::date)`;
+}
+
+function peakSums(row: Sums | undefined, peakNames: string[]): Sums {
+  return Object.fromEntries(peakNames.map((name) => [name, row?.[name] ?? null]));
+}
+
+/**
+ * The people counts of each week or month of `range`, by the range rule: each resource's peak day
+ * within the bucket, summed over the resources (read from the daily table even for a whole
+ * organisation, as the range's peaks are). Keyed by the bucket's first day within the range.
+ */
+async function bucketPeaks(source: DailySource, resourceIds: string[], range: DayRange, granularity: Granularity): Promise<Map<IsoDay, Sums>> {
+  const p = new SqlParams();
+  const resources = p.add(resourceIds);
+  const from = p.add(range.from);
+  const to = p.add(range.to);
+  const bucket = bucketStart(p.add(granularity), 't.date', from);
+  const peaks = Object.entries(source.metrics.peak);
+  const rows = await sql<Record<string, string | null> & { date: string }>(
+    `SELECT to_char(bucket, 'YYYY-MM-DD') AS date, ${peaks.map(([name]) => `SUM(${quote(name)}) AS ${quote(name)}`).join(', ')}
+       FROM (SELECT ${bucket} AS bucket${peaks.map(([name, expression]) => `, MAX(${expression}) AS ${quote(name)}`).join('')}
+               FROM ${source.table} t
+              WHERE t.${source.resourceColumn} = ANY(${resources}::uuid[]) AND t.date BETWEEN ${from}::date AND ${to}::date
+              GROUP BY 1, t.${source.resourceColumn}) per_resource
+      GROUP BY bucket`,
+    p.values,
+  );
+  return new Map(rows.map((row) => [row.date, Object.fromEntries(peaks.map(([name]) => [name, num(row[name])]))]));
 }
 
 /** A metric as the dimension statements read it: response name, daily-table expression, rollup column. */

@@ -20,6 +20,16 @@ days directly, so a response over several ${source}s adds days that each ${sourc
 \`meta.timezone\` is the API-wide constant and does not describe these days.`;
 }
 
+/** What `granularity` does to `series` and `previousSeries`, for the surfaces whose resources are `source`s. */
+export function seriesNote(source: string): string {
+  return `\`series\` and \`previousSeries\` have one point for every bucket of \`granularity\` of their range: \`day\` (default),
+\`week\` (ISO, Monday to Sunday) or \`month\` (calendar month), the first and last clipped to the range, dated by the
+bucket's first day in it (a range starting on a Wednesday has a first week of five days, dated that Wednesday). A week
+or a month is a range of its own and follows the range rules: figures summed over its days (null only when no day of
+it reported), rates derived from its sums, and a count of people each ${source}'s peak day within it, summed over the
+${source}s, never a sum of days. The totals, \`previous\` and the tables do not change with it.`;
+}
+
 export const NULL_RULES = `\`null\` is "not reported", never zero: a sum over rows that all left a figure unreported is null; a sum over
 some reported rows is the sum of those. A rate whose denominator is 0 or null is null. Rates are derived from the
 range's sums, never averaged from daily rates.`;

@@ -2,7 +2,7 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document.
 import { z } from 'zod';
 import { resolveReach } from '../../auth/reach';
-import { defineOperation, type Operation } from '../../contract/operation';
+import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
 import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
@@ -14,6 +14,8 @@ import {
   socialPostsData,
   socialPostsQuery,
   socialThumbnailQuery,
+  type SocialOverviewData,
+  type SocialPostsData,
 } from './schemas';
 import { getSocialOverview } from './overview';
 import { listSocialPosts } from './posts';
@@ -34,7 +36,10 @@ period's, the totals of the posts published in each, a daily series and the numb
 - ${SOCIAL_RULES.reach}
 - ${SOCIAL_RULES.followers}
 - \`engagementRate\` = 100 × Σ interactions / Σ daily reach over the page-days that reported both, a percentage (3.4 = 3.4 %) like every rate of the API: interactions per 100 people reached per day.
-- \`series\` has one point for every IST day from \`from\` to \`to\`; a day without data has null figures.
+- \`series\` has one point for every bucket of \`granularity\` from \`from\` to \`to\`: \`day\` (default) an IST day, \`week\` an ISO
+  week (Monday to Sunday), \`month\` a calendar month, the first and last buckets clipped to the range; a point's \`date\` is its
+  bucket's first day in the range. A bucket without data has null figures. A week or a month follows the range rules: flows
+  summed, \`reach\` the peak day, \`followers\` each page's last level within it, summed over the pages.
 - \`pages\` names the pages in reach by name, at most ${LIST_CAP}; \`meta.truncated\` is true when more exist (the figures
   and \`pageCount\` always cover every page in reach).
 - ${SOCIAL_RULES.notReported}
@@ -50,8 +55,9 @@ period's, the totals of the posts published in each, a daily series and the numb
   tool: {
     name: 'get_social_overview',
     title: 'Organic social overview',
-    lead: 'Organic Facebook and Instagram figures of the pages in reach over `from`…`to` (IST days): totals (peak daily reach, impressions, views, interactions, follows, followers, engagement rate %) and the previous period\'s, totals of the posts published, a daily series per platform, and the pages. Narrow with `client` (an id from list_clients); `series` says whether the daily series come (by default only for ranges up to a quarter).',
+    lead: 'Organic Facebook and Instagram totals for `from`…`to` and the previous period, post totals, a series per platform, and the pages. Narrow with `client`. For ranges over a quarter use `granularity` `week` or `month`.',
     query: socialOverviewQuery.safeExtend({ series: toolSeries() }),
+    cuts: [seriesCut((data: SocialOverviewData) => data.platforms.map((platform) => platform.series))],
   },
 });
 
@@ -63,7 +69,8 @@ export const socialPostsOperation = defineOperation({
   summary: 'Posts published in a range, newest first',
   description: `The posts of the pages in reach published within the range, newest first (posts published at the same
 instant by \`id\`, descending), at most \`limit\` (1 to ${POSTS_MAX_LIMIT}, default ${POSTS_DEFAULT_LIMIT}). \`truncated\` (in \`data\`
-and \`meta\`) is true when more posts were published in the range: narrow the range or filter by client to see them all.
+and \`meta\`) is true when more posts were published in the range: \`offset\` skips that many posts of the same order (the next page
+is \`offset\` = the posts already read), or narrow the range or filter by client.
 
 - ${SOCIAL_RULES.days}
 - A post's figures are its lifetime figures as of the last sync; each is null when the platform did not report it.
@@ -76,8 +83,9 @@ and \`meta\`) is true when more posts were published in the range: narrow the ra
   tool: {
     name: 'list_social_posts',
     title: 'List social posts',
-    lead: 'Facebook and Instagram posts published in `from`…`to` (IST days), newest first, each with its lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate % as of the last sync. Narrow with `client` and a shorter range.',
-    query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts') }),
+    lead: 'Facebook and Instagram posts published in `from`…`to`, newest first, with lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate. Page with `offset`.',
+    query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts', 20) }),
+    cuts: [offsetCut('posts', (data: SocialPostsData) => [data.posts])],
   },
 });
 

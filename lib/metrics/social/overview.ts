@@ -3,6 +3,7 @@
 import type { Reach } from '../../auth/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { previousPeriod, type DayRange } from '../../time/day-range';
+import { bucketSeries, bucketsOf, type Bucket, type Granularity } from '../../time/buckets';
 import { eachDay, type IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';
@@ -65,6 +66,29 @@ export function dailySeries(days: DailyAggregateRow[], from: IsoDay, to: IsoDay)
   });
 }
 
+/**
+ * The series in buckets of `granularity`. A bucket is a range of its own and follows the range rules
+ * (SOCIAL_RULES): flows summed, reach the peak day, followers each page's last level in the bucket
+ * (`followers`, by the bucket's first day), summed over the pages. A day is a bucket whose rules give
+ * the daily point itself.
+ */
+export function seriesOf(days: DailyAggregateRow[], buckets: Bucket[], followers: Map<string, number | null>): DailyPoint[] {
+  const daily = dailySeries(days, buckets[0]?.from ?? '', buckets.at(-1)?.to ?? '');
+  if (buckets.every((bucket) => bucket.from === bucket.to)) return daily;
+  return bucketSeries(daily, buckets, (points, bucket) => {
+    const sumOf = (pick: (point: DailyPoint) => number | null) => sumReported(points.map(pick));
+    return {
+      date: bucket.from,
+      reach: peakReported(points.map((point) => point.reach)),
+      impressions: sumOf((point) => point.impressions),
+      views: sumOf((point) => point.views),
+      interactions: sumOf((point) => point.interactions),
+      newFollows: sumOf((point) => point.newFollows),
+      followers: followers.get(bucket.from) ?? null,
+    };
+  });
+}
+
 export function postTotalsOf(row: PostTotalsRow | undefined): PostTotals {
   return {
     newPosts: num(row?.new_posts) ?? 0,
@@ -75,13 +99,16 @@ export function postTotalsOf(row: PostTotalsRow | undefined): PostTotals {
   };
 }
 
-export async function getSocialOverview(reach: Reach, range: DayRange): Promise<Envelope<SocialOverviewData>> {
+export async function getSocialOverview(reach: Reach, range: DayRange & { granularity?: Granularity }): Promise<Envelope<SocialOverviewData>> {
   const periods: PeriodBounds = { current: { from: range.from, to: range.to }, previous: previousPeriod(range) };
+  const buckets = bucketsOf(range.from, range.to, range.granularity ?? 'day');
+  // Daily points carry the day's levels; longer buckets read each page's last level within them.
+  const bucketLevels = range.granularity === 'week' || range.granularity === 'month' ? buckets.map((bucket) => ({ name: bucket.from, ...bucket })) : [];
   const pages = await findPagesInReach(reach);
   const pageIds = pages.map((page) => page.id);
   const [days, followerLevels, posts, syncs] = await Promise.all([
     dailyAggregates(pageIds, periods.previous.from, periods.current.to),
-    lastFollowerLevels(pageIds, periods),
+    lastFollowerLevels(pageIds, [{ name: 'current', ...periods.current }, { name: 'previous', ...periods.previous }, ...bucketLevels]),
     postTotals(reach.orgId, pageIds, periods),
     lastSuccessfulSyncs(pageIds),
   ]);
@@ -90,8 +117,8 @@ export async function getSocialOverview(reach: Reach, range: DayRange): Promise<
     const ofPlatform = days.filter((day) => day.platform === platform);
     const current = ofPlatform.filter((day) => day.date >= periods.current.from);
     const previous = ofPlatform.filter((day) => day.date < periods.current.from);
-    const followersIn = (period: keyof PeriodBounds) =>
-      num(followerLevels.find((row) => row.platform === platform && row.period === period)?.followers);
+    const levels = new Map(followerLevels.filter((row) => row.platform === platform).map((row) => [row.period, num(row.followers)]));
+    const followersIn = (period: keyof PeriodBounds) => levels.get(period) ?? null;
     const postsIn = (period: keyof PeriodBounds) => posts.find((row) => row.platform === platform && row.period === period);
     return {
       platform,
@@ -99,7 +126,7 @@ export async function getSocialOverview(reach: Reach, range: DayRange): Promise<
       previousTotals: platformTotals(previous, followersIn('previous')),
       postTotals: postTotalsOf(postsIn('current')),
       previousPostTotals: postTotalsOf(postsIn('previous')),
-      series: dailySeries(current, periods.current.from, periods.current.to),
+      series: seriesOf(current, buckets, levels),
       pageCount: pages.filter((page) => isOnPlatform(page, platform)).length,
     };
   });

@@ -33,13 +33,13 @@ export function toSocialPost(row: PostRow): SocialPost {
 
 export async function listSocialPosts(
   reach: Reach,
-  query: { from: IsoDay; to: IsoDay; limit: number },
+  query: { from: IsoDay; to: IsoDay; limit: number; offset?: number },
 ): Promise<Envelope<SocialPostsData>> {
   const pages = await findPagesInReach(reach);
   const pageIds = pages.map((page) => page.id);
   // One row more than asked tells whether the list was cut.
   const [rows, syncs] = await Promise.all([
-    postsPublished(reach.orgId, pageIds, query.from, query.to, query.limit + 1),
+    postsPublished(reach.orgId, pageIds, query.from, query.to, { limit: query.limit + 1, offset: query.offset ?? 0 }),
     lastSuccessfulSyncs(pageIds),
   ]);
   const truncated = rows.length > query.limit;

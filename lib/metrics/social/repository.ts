@@ -81,22 +81,24 @@ export interface PeriodBounds {
 
 export interface FollowerLevelRow {
   platform: SocialPlatform;
-  period: keyof PeriodBounds;
+  /** The name of the period, as given. */
+  period: string;
   followers: string;
 }
 
 /**
- * Per platform and period: each page's last follower level reported within the period, summed over
- * the pages. One backward index probe per page, platform and period (the primary key is
- * page, platform, date), rather than sorting every daily row of both periods.
+ * Per platform and period (named, e.g. `current`, `previous`, or a series bucket's first day): each
+ * page's last follower level reported within the period, summed over the pages. One backward index
+ * probe per page, platform and period (the primary key is page, platform, date), rather than sorting
+ * every daily row of the periods.
  */
-export async function lastFollowerLevels(pageIds: string[], periods: PeriodBounds): Promise<FollowerLevelRow[]> {
-  if (pageIds.length === 0) return [];
+export async function lastFollowerLevels(pageIds: string[], periods: { name: string; from: IsoDay; to: IsoDay }[]): Promise<FollowerLevelRow[]> {
+  if (pageIds.length === 0 || periods.length === 0) return [];
   return sql<FollowerLevelRow>(
     `SELECT platform.value AS platform, period.name AS period, SUM(last_level.followers) AS followers
        FROM unnest($1::uuid[]) AS page(id)
       CROSS JOIN unnest(enum_range(NULL::"SocialPlatform")) AS platform(value)
-      CROSS JOIN (VALUES ('current', $2::date, $3::date), ('previous', $4::date, $5::date)) AS period(name, first_day, last_day)
+      CROSS JOIN unnest($2::text[], $3::date[], $4::date[]) AS period(name, first_day, last_day)
       CROSS JOIN LATERAL (
         SELECT d.followers FROM social_daily d
          WHERE d.social_page_id = page.id AND d.platform = platform.value
@@ -105,7 +107,7 @@ export async function lastFollowerLevels(pageIds: string[], periods: PeriodBound
          LIMIT 1
       ) last_level
       GROUP BY 1, 2`,
-    [pageIds, periods.current.from, periods.current.to, periods.previous.from, periods.previous.to],
+    [pageIds, periods.map((period) => period.name), periods.map((period) => period.from), periods.map((period) => period.to)],
   );
 }
 
@@ -154,7 +156,7 @@ export interface PostRow {
 }
 
 /** Posts published within the range, newest first; equal instants by id, so the order is stable. */
-export async function postsPublished(orgId: string, pageIds: string[], from: IsoDay, to: IsoDay, limit: number): Promise<PostRow[]> {
+export async function postsPublished(orgId: string, pageIds: string[], from: IsoDay, to: IsoDay, page: { limit: number; offset: number }): Promise<PostRow[]> {
   if (pageIds.length === 0) return [];
   return sql<PostRow>(
     `SELECT po.id, po.platform, po.post_id, po.caption, po.media_type, po.permalink, po.published_at,
@@ -164,8 +166,8 @@ export async function postsPublished(orgId: string, pageIds: string[], from: Iso
        LEFT JOIN social_post_thumbnails t ON t.post_id = po.id
       WHERE po.org_id = $1 AND po.social_page_id = ANY($2::uuid[]) AND ${publishedWithin(3, 4)}
       ORDER BY po.published_at DESC, po.id DESC
-      LIMIT $5`,
-    [orgId, pageIds, from, to, limit],
+      LIMIT $5 OFFSET $6`,
+    [orgId, pageIds, from, to, page.limit, page.offset],
   );
 }
 

@@ -1,20 +1,21 @@
 // Query and response schemas of the organic-social endpoints. Responses are strict objects: a field
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
-import { boundedCount, checkDateRange, clientParam, dateRange, whenDatesAreReal } from '../../contract/query';
+import { boundedCount, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 
 export const POSTS_DEFAULT_LIMIT = 100;
 export const POSTS_MAX_LIMIT = LIST_CAP;
 
-export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange }).superRefine(checkDateRange, whenDatesAreReal);
+export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange, granularity: granularityParam }).superRefine(checkDateRange, whenDatesAreReal);
 
 export const socialPostsQuery = z
   .object({
     client: clientParam,
     ...dateRange,
     limit: boundedCount(POSTS_MAX_LIMIT, POSTS_DEFAULT_LIMIT).describe(`Most posts to return, 1 to ${POSTS_MAX_LIMIT}; default ${POSTS_DEFAULT_LIMIT}.`),
+    offset: offsetParam('posts'),
   })
   .superRefine(checkDateRange, whenDatesAreReal);
 
@@ -69,7 +70,11 @@ export const platformOverviewSchema = z.strictObject({
   previousTotals: platformTotalsSchema.describe('The previous period `previousFrom`–`previousTo`, by the same rules.'),
   postTotals: postTotalsSchema.describe('Posts published within `from`–`to`.'),
   previousPostTotals: postTotalsSchema.describe('Posts published within `previousFrom`–`previousTo`.'),
-  series: z.array(dailyPointSchema).describe('One point per IST day from `from` to `to`, every day present; a day without data has null figures.'),
+  series: z
+    .array(dailyPointSchema)
+    .describe(
+      'One point per bucket of `granularity` (IST day, ISO week, calendar month; the first and last clipped to the range) from `from` to `to`, every bucket present; `date` is the bucket\'s first day in the range. A bucket without data has null figures.',
+    ),
   pageCount: z
     .number()
     .int()

@@ -3,7 +3,7 @@
 import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
-import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
+import { definitionList, NULL_RULES, seriesNote, sourceDaysNote } from '../dimension-tables/wording';
 import { STORE_METRICS } from './definitions';
 import { storeOverviewSchema } from './schemas';
 import { getStoreOverview } from './overview';
@@ -20,6 +20,8 @@ same figures over a compare range. \`store\` is null when no store is in reach.
 ${sourceDaysNote('store')}
 
 ${COMPARE_RULES}
+
+${seriesNote('store')}
 
 Tables (\`products\`, \`channels\`, \`referrers\`, \`countries\`, \`discounts\`): each key's figures summed over stores and
 days, sorted by \`netSales\` descending (unreported last), then by key (byte order), and cut to \`limit\`. A row's

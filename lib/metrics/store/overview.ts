@@ -24,7 +24,7 @@ export async function getStoreOverview(reach: Reach, query: ComparedRangeQuery):
   const wholeOrgId = wholeOrganisation(reach);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    aggregatePeriods(STORE_DAILY, ids, range, compare, wholeOrgId),
+    aggregatePeriods(STORE_DAILY, ids, range, compare, wholeOrgId, query.granularity),
     dimensionTables(STORE_DIMENSIONS, ids, range, compare, query.limit, wholeOrgId),
   ]);
   const currency = singleCurrency(stores.map((store) => store.currency));

@@ -18,7 +18,7 @@ export const storeDayPointSchema = z
     returns: z.number().nullable(),
     newCustomers: z.number().nullable(),
   })
-  .describe('One day of the range (every day is listed; a day with no data has null figures).');
+  .describe('One bucket of `granularity` (a day by default; every bucket of the range is listed, dated by its first day in the range; a bucket with no data has null figures).');
 
 const storeDimensionRow = dimensionRowSchema(storeMetricSetSchema);
 
@@ -48,7 +48,7 @@ export const storeOverviewSchema = z.strictObject({
       totals: storeMetricSetSchema,
       previous: storeMetricSetSchema.nullable().describe('The compare range; null when `compare` is `none`.'),
       series: z.array(storeDayPointSchema),
-      previousSeries: z.array(storeDayPointSchema).describe("The compare range's days; empty when `compare` is `none`."),
+      previousSeries: z.array(storeDayPointSchema).describe("The compare range's buckets of `granularity`; empty when `compare` is `none`."),
       ...storeTables,
     })
     .nullable()

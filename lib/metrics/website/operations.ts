@@ -3,7 +3,7 @@
 import { resolveReach } from '../../auth/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { COMPARE_RULES, comparedRangeQuery } from '../compare';
-import { definitionList, NULL_RULES, sourceDaysNote } from '../dimension-tables/wording';
+import { definitionList, NULL_RULES, seriesNote, sourceDaysNote } from '../dimension-tables/wording';
 import { SEARCH_METRICS, WEB_METRICS } from './definitions';
 import { websiteOverviewSchema, websiteSearchSchema } from './schemas';
 import { getWebsiteOverview } from './overview';
@@ -21,6 +21,8 @@ properties, with the same figures over a compare range. \`analytics\` is null wh
 ${sourceDaysNote('property')}
 
 ${COMPARE_RULES}
+
+${seriesNote('property')}
 
 Tables (\`channels\`, \`sources\`, \`landingPages\`, \`organicLandingPages\`, \`pages\`, \`events\`, \`devices\`,
 \`countries\`, \`newReturning\`): each key's figures summed over properties and days, sorted by \`sessions\` descending
@@ -62,6 +64,8 @@ its search performance.
 ${sourceDaysNote('site')}
 
 ${COMPARE_RULES}
+
+${seriesNote('site')}
 
 Tables (\`queries\`, \`pages\`, \`countries\`, \`devices\`, \`searchAppearances\`): each key's figures summed over sites
 and days, sorted by \`clicks\` descending, then by key (byte order), and cut to \`limit\`. The search console reports no

@@ -25,7 +25,7 @@ export async function getWebsiteOverview(reach: Reach, query: ComparedRangeQuery
   const wholeOrgId = wholeOrganisation(reach);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    aggregatePeriods(ANALYTICS_DAILY, ids, range, compare, wholeOrgId),
+    aggregatePeriods(ANALYTICS_DAILY, ids, range, compare, wholeOrgId, query.granularity),
     dimensionTables(ANALYTICS_DIMENSIONS, ids, range, compare, query.limit, wholeOrgId),
   ]);
   const currency = singleCurrency(properties.map((property) => property.currency));

@@ -15,13 +15,13 @@ export const webDayPointSchema = z
   .strictObject({
     date: day,
     sessions: z.number().nullable(),
-    totalUsers: z.number().nullable().describe("That day's total users, summed over properties."),
+    totalUsers: z.number().nullable().describe("The bucket's total users: each property's peak day within it (for a day, that day's), summed over properties."),
     newUsers: z.number().nullable(),
     engagedSessions: z.number().nullable(),
     keyEvents: z.number().nullable(),
     totalRevenue: z.number().nullable(),
   })
-  .describe('One day of the range (every day is listed; a day with no data has null figures).');
+  .describe('One bucket of `granularity` (a day by default; every bucket of the range is listed, dated by its first day in the range; a bucket with no data has null figures).');
 
 const webDimensionRow = dimensionRowSchema(webMetricSetSchema);
 
@@ -47,7 +47,7 @@ export const websiteOverviewSchema = z.strictObject({
       totals: webMetricSetSchema,
       previous: webMetricSetSchema.nullable().describe('The compare range; null when `compare` is `none`.'),
       series: z.array(webDayPointSchema),
-      previousSeries: z.array(webDayPointSchema).describe("The compare range's days; empty when `compare` is `none`."),
+      previousSeries: z.array(webDayPointSchema).describe("The compare range's buckets of `granularity`; empty when `compare` is `none`."),
       ...webTables,
       partial: z
         .boolean()
@@ -63,7 +63,7 @@ export const searchMetricSetSchema = nullableNumbers(SEARCH_METRICS).describe('S
 
 export const searchDayPointSchema = z
   .strictObject({ date: day, ...searchMetricSetSchema.shape })
-  .describe('One day of the range (every day is listed; a day with no data has null figures).');
+  .describe('One bucket of `granularity` (a day by default; every bucket of the range is listed, dated by its first day in the range; a bucket with no data has null figures).');
 
 export const searchRowSchema = z.strictObject({
   key: z.string().describe('The query, page URL, country code, device or search appearance, as the search console reports it.'),
@@ -94,7 +94,7 @@ export const websiteSearchSchema = z.strictObject({
       totals: searchMetricSetSchema,
       previous: searchMetricSetSchema.nullable().describe('The compare range; null when `compare` is `none`.'),
       series: z.array(searchDayPointSchema),
-      previousSeries: z.array(searchDayPointSchema).describe("The compare range's days; empty when `compare` is `none`."),
+      previousSeries: z.array(searchDayPointSchema).describe("The compare range's buckets of `granularity`; empty when `compare` is `none`."),
       ...searchTables,
       partial: z.boolean().describe('true when at least one site in reach has no daily row for some day of the range (the search console reports with a delay of a few days).'),
     })

@@ -29,7 +29,7 @@ export async function getWebsiteSearch(reach: Reach, query: ComparedRangeQuery):
   const ids = sites.map((site) => site.id);
   const [syncs, periods, tables] = await Promise.all([
     lastSuccessfulSyncs(ids),
-    aggregatePeriods(SEARCH_DAILY, ids, range, compare),
+    aggregatePeriods(SEARCH_DAILY, ids, range, compare, null, query.granularity),
     dimensionTables(SEARCH_DIMENSIONS, ids, range, compare, query.limit),
   ]);
   const search: NonNullable<WebsiteSearch['search']> = {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { appUrl } from '@/lib/app-url';
 import type { Scope } from '@/lib/contract/scopes';
 import { SCOPES } from '@/lib/contract/scopes';
@@ -104,7 +105,7 @@ function KeyFilter({ value }: { value: string }) {
       <label htmlFor="key-filter">Filter keys</label>
       <input id="key-filter" name="q" type="search" defaultValue={value} maxLength={FILTER_MAX} aria-describedby="key-filter-hint" />
       <button type="submit" className="button">Filter</button>
-      {value && <a href="/settings/api-keys" className="clear">Show all keys</a>}
+      {value && <Link href="/settings/api-keys" className="clear">Show all keys</Link>}
       <p id="key-filter-hint" className="hint">By name, note, prefix, scope, client or status (active, retiring, retired, expired, revoked).</p>
     </form>
   );
@@ -144,6 +145,7 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
               <code className="prefix">{key.prefix}…</code>
               {key.note && <span className="by key-note">{key.note}</span>}
               {key.rotatedFrom && <span className="by">rotated from <code>{key.rotatedFrom.prefix}…</code></span>}
+              <Link href={`/settings/api-keys/${key.id}`} className="by" aria-label={`Requests and usage of ${key.name}`}>Requests and usage</Link>
             </Cell>
             <Cell label="Scopes">
               <ul className="tags">{key.scopes.map((scope) => <li key={scope}>{scope}</li>)}</ul>

@@ -1,14 +1,16 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { listConnectedApps, type ConnectedApp } from '@/lib/oauth/grants';
 import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
 import { listAuditEvents } from '@/lib/audit/events';
 import { recentToolCalls, toolCallCounts, type CallCount, type RecentToolCall } from '@/lib/usage/tool-calls';
 import { RevokeButton } from '../../revoke-button';
+import { RevokeAppButton } from './revoke-app-button';
 import { ActivityList } from '../../activity-list';
 import { Cell } from '../../cell';
 import { When } from '../../when';
 import { ToolCalls } from '../../tool-calls';
-import { revokeAppAction } from './actions';
+import { revokeAllAppsAction, revokeAppAction } from './actions';
 
 export const metadata: Metadata = { title: 'Connected apps · Settings · Metrics API' };
 
@@ -44,10 +46,29 @@ export default async function ConnectedAppsPage() {
       </header>
 
       <section className="card" aria-labelledby="apps-title">
-        {/* Focused after a revocation (the revoked app leaves the list). */}
-        <h2 id="apps-title" tabIndex={-1}>
-          Apps <span className="count">{apps.length}</span>
-        </h2>
+        <div className="card-header">
+          {/* Focused after a revocation (the revoked app leaves the list). */}
+          <h2 id="apps-title" tabIndex={-1}>
+            Apps <span className="count">{apps.length}</span>
+          </h2>
+          {apps.length > 0 && (
+            <RevokeButton
+              id="all-apps"
+              label={admin ? 'Revoke all apps of the organisation' : 'Revoke all apps'}
+              buttonText="Revoke all apps"
+              title={admin ? `Revoke all ${apps.length} apps of ${membership.orgName}?` : `Revoke all ${apps.length} of your apps?`}
+              confirmLabel="Revoke all apps"
+              action={revokeAllAppsAction}
+              csrfField={CSRF_FIELD}
+              csrfToken={session.csrfToken}
+              resultId="apps-title"
+            >
+              {admin
+                ? 'Every app connected in the organisation, by anyone, loses access at once: their next requests are refused and each must ask for approval again.'
+                : 'Every app you approved loses access at once: their next requests are refused and each must ask for approval again.'}
+            </RevokeButton>
+          )}
+        </div>
         {apps.length === 0 ? (
           <p className="muted">No app is connected. An app connects when you approve it on the consent screen it opens.</p>
         ) : (
@@ -93,7 +114,7 @@ function AppTable({ apps, calls, csrfToken }: { apps: ConnectedApp[]; calls: Map
         {apps.map((app) => (
           <tr key={app.grantId} data-grant-id={app.grantId}>
             <Cell label="App">
-              <span className="key-name">{app.clientName}</span>
+              <Link className="key-name" href={`/settings/connected-apps/${encodeURIComponent(app.grantId)}`}>{app.clientName}</Link>
               {app.metadataHost && <code className="prefix">{app.metadataHost}</code>}
             </Cell>
             <Cell label="Scopes">
@@ -105,19 +126,7 @@ function AppTable({ apps, calls, csrfToken }: { apps: ConnectedApp[]; calls: Map
             <Cell label="Last used"><When at={app.lastUsedAt} empty="Never" /></Cell>
             <Cell label="Tool calls"><ToolCalls count={calls.get(app.grantId)} /></Cell>
             <td className="actions">
-              <RevokeButton
-                id={app.grantId}
-                idField="grantId"
-                label={`Revoke ${app.clientName}`}
-                title={`Revoke “${app.clientName}”?`}
-                confirmLabel="Revoke access"
-                action={revokeAppAction}
-                csrfField={CSRF_FIELD}
-                csrfToken={csrfToken}
-                resultId="apps-title"
-              >
-                The app loses access at once: its next request is refused and it must ask for approval again.
-              </RevokeButton>
+              <RevokeAppButton app={app} action={revokeAppAction} csrfToken={csrfToken} />
             </td>
           </tr>
         ))}

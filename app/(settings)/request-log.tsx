@@ -1,0 +1,141 @@
+// A scope's request log (a key's, a connected app's, the organisation's), newest first, a page at a
+// time, with its filter: a plain GET form, so that a filtered view is an address (shareable, survives a
+// reload) and needs no script. What it reads and how long records are kept: lib/usage/request-log.ts.
+import { requestLogPage, STATUS_CLASSES, type RequestLogFilter, type RequestScope, type StatusClass } from '@/lib/usage/request-log';
+import { When } from './when';
+import './usage.css';
+
+/** The page's query: the filter, and the cursor of an older page. */
+export type LogSearchParams = { status?: string | string[]; endpoint?: string | string[]; id?: string | string[]; before?: string | string[] };
+
+const STATUS_OPTIONS: { value: StatusClass; label: string }[] = [
+  { value: '2xx', label: '2xx success' },
+  { value: '3xx', label: '3xx not modified' },
+  { value: '4xx', label: '4xx refused (429 included)' },
+  { value: '429', label: '429 rate limited' },
+  { value: '5xx', label: '5xx server error' },
+];
+
+/** Bounds of what the filter takes from the address; longer text could match nothing. */
+const TEXT_MAX = 512;
+
+function first(value: string | string[] | undefined): string {
+  return ((Array.isArray(value) ? value[0] : value) ?? '').trim().slice(0, TEXT_MAX);
+}
+
+/** The filter the address asks for: an unknown status class or an empty field is no filter. */
+export function logFilter(params: LogSearchParams): RequestLogFilter & { before: string } {
+  const status = first(params.status);
+  const endpoint = first(params.endpoint);
+  const id = first(params.id).toLowerCase();
+  return {
+    ...(STATUS_CLASSES.includes(status as StatusClass) ? { status: status as StatusClass } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(id ? { requestId: id } : {}),
+    before: first(params.before),
+  };
+}
+
+function hrefWith(basePath: string, filter: RequestLogFilter, before?: string): string {
+  const query = new URLSearchParams();
+  if (filter.status) query.set('status', filter.status);
+  if (filter.endpoint) query.set('endpoint', filter.endpoint);
+  if (filter.requestId) query.set('id', filter.requestId);
+  if (before) query.set('before', before);
+  const text = query.toString();
+  return `${basePath}${text ? `?${text}` : ''}#request-log`;
+}
+
+export async function RequestLog({
+  scope,
+  params,
+  basePath,
+  endpoints,
+  showCaller = false,
+}: {
+  scope: RequestScope;
+  params: LogSearchParams;
+  /** The page's own path, which the filter form and the pager link to. */
+  basePath: string;
+  /** The endpoints to offer in the filter (those of the usage table). */
+  endpoints: string[];
+  /** Whether to name each request's key or app (the organisation's log). */
+  showCaller?: boolean;
+}) {
+  const { before, ...filter } = logFilter(params);
+  const page = await requestLogPage(scope, filter, before || undefined);
+  const filtered = Boolean(filter.status || filter.endpoint || filter.requestId);
+  const endpointOptions = filter.endpoint && !endpoints.includes(filter.endpoint) ? [filter.endpoint, ...endpoints] : endpoints;
+  return (
+    <>
+      <form role="search" className="log-filter" action={`${basePath}#request-log`} aria-label="Filter the request log">
+        <div className="field">
+          <label htmlFor="log-status" className="log-filter-label">Status</label>
+          <select id="log-status" name="status" defaultValue={filter.status ?? ''}>
+            <option value="">Any status</option>
+            {STATUS_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="log-endpoint" className="log-filter-label">Endpoint or tool</label>
+          <select id="log-endpoint" name="endpoint" defaultValue={filter.endpoint ?? ''}>
+            <option value="">Any endpoint</option>
+            {endpointOptions.map((endpoint) => <option key={endpoint} value={endpoint}>{endpoint}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="log-request-id" className="log-filter-label">Request id</label>
+          <input id="log-request-id" name="id" type="search" defaultValue={filter.requestId ?? ''} maxLength={64} placeholder="X-Request-Id of an answer" />
+        </div>
+        <button type="submit" className="button">Filter</button>
+        {filtered && <a href={`${basePath}#request-log`}>Show every request</a>}
+      </form>
+      {page.entries.length === 0 ? (
+        <p className="muted" role="status">
+          {filter.requestId ? `No logged request has the id “${filter.requestId}”.` : filtered ? 'No logged request matches this filter.' : 'No request has been logged yet.'}
+        </p>
+      ) : (
+        <div className="table-box" role="region" aria-label="Request log, scrolls sideways when wide" tabIndex={0}>
+          <table className="request-log" data-testid="request-log">
+            <caption className="table-note">Newest first{before ? ' (an older page)' : ''}. Times are UTC; anything that looks like a credential is shown as REDACTED.</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                {showCaller && <th scope="col">Key or app</th>}
+                <th scope="col">Request</th>
+                <th scope="col">Status</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Client address</th>
+                <th scope="col">Rate limit</th>
+                <th scope="col">Request id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((entry) => (
+                <tr key={entry.id} data-request-id={entry.requestId}>
+                  <td className="nowrap"><When at={entry.at} empty="" /></td>
+                  {showCaller && <td className="wrap">{entry.caller}</td>}
+                  <td className="request">
+                    <code>{entry.method} {entry.path}{entry.query ? `?${entry.query}` : ''}</code>
+                    {entry.tool && <span className="by">Tool: {entry.tool}</span>}
+                  </td>
+                  <td><span className={`http-status s${Math.floor(entry.status / 100)}`}>{entry.status}</span></td>
+                  <td className="nowrap">{entry.durationMs} ms</td>
+                  <td className="nowrap">{entry.clientAddress ?? <span className="muted">unknown</span>}</td>
+                  <td className="nowrap">{entry.rateLimited ? 'Limited' : entry.rateRemaining === null ? '—' : `${entry.rateRemaining} left`}</td>
+                  <td><code>{entry.requestId}</code></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {(page.next || before) && (
+        <nav className="pager" aria-label="Request log pages">
+          {before && <a href={hrefWith(basePath, filter)}>Newest requests</a>}
+          {page.next && <a href={hrefWith(basePath, filter, page.next)}>Older requests</a>}
+        </nav>
+      )}
+    </>
+  );
+}

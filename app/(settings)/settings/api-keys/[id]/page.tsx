@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { isAdmin, requireSession } from '@/lib/session/current';
+import { findOrgKey } from '@/lib/settings/key-detail';
+import type { LogSearchParams } from '../../../request-log';
+import { UsageSections } from '../../../usage-sections';
+
+export const metadata: Metadata = { title: 'Key usage · Settings · Metrics API' };
+
+/** A key's requests per day and its request log: admins only; anyone else, and any key outside the organisation, gets the 404 of a page that does not exist. */
+export default async function KeyUsagePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<LogSearchParams> }) {
+  const { id } = await params;
+  const session = await requireSession(`/settings/api-keys/${encodeURIComponent(id)}`);
+  const orgId = session.membership?.orgId;
+  if (!orgId || !isAdmin(session)) notFound();
+  const key = await findOrgKey(orgId, id);
+  if (!key) notFound();
+  return (
+    <div className="page">
+      <header className="page-header">
+        <p><Link href="/settings/api-keys">← API keys</Link></p>
+        <h1 className="wrap">{key.name}</h1>
+        <p className="muted">
+          The key <code>{key.prefix}…</code>{key.revokedAt ? ' (revoked)' : ''}: its requests to the REST API and the MCP server.
+        </p>
+      </header>
+      <UsageSections scope={{ orgId, kind: 'key', keyId: key.id }} subject={`with the key ${key.name}`} params={await searchParams} basePath={`/settings/api-keys/${key.id}`} />
+    </div>
+  );
+}

@@ -1,0 +1,441 @@
+// The request log (`request_log`) and the daily request counts (`request_counts_daily`): one record per
+// REST or MCP request made with a credential, taken by the gate once the answer is known
+// (lib/operations/gate.ts) and written in batches after the answers have gone, so that logging never
+// adds to a request's time. One statement writes a batch and adds it to the daily counts, which the
+// usage charts read: they never scan the log, and outlive its retention and its cap per organisation.
+// The queue is bounded: when the database cannot keep up, the oldest unwritten records are dropped
+// (and that is logged), never the requests themselves.
+//
+// Never a credential: a request's path and query are stored redacted (redactUrl). A request refused
+// 401 is logged only when its Authorization header names a key of ours (a revoked or expired key, or
+// a key sent alongside a second one in the query): the key's hash is resolved to the key at flush time,
+// so the refusal costs no lookup; an unknown credential belongs to no organisation and is not logged.
+import { KEY_PREFIX, KEY_PATTERN, hashKey } from '../auth/api-keys';
+import type { AuthContext } from '../contract/credential';
+import { positiveIntegerFromEnv } from '../env';
+import { sql, SqlParams } from '../db';
+import { displayName } from '../text/plain-text';
+import { batchQueue } from './batch-queue';
+
+/** What a record says of the answer, as the gate gives it and the log keeps it. */
+interface AnswerFacts {
+  /** What the usage charts group by (see RequestLogEntry.endpoint in schema.prisma). */
+  endpoint: string;
+  tool: string | null;
+  status: number;
+  durationMs: number;
+  clientAddress: string | null;
+  rateRemaining: number | null;
+  rateLimited: boolean;
+  requestId: string;
+}
+
+/** What the gate knows of a request once it is answered. */
+export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
+  /** The credential that was admitted, or null when the request was refused before one was. */
+  auth: AuthContext | null;
+  /** The raw Authorization header of a refused request: only a key's hash is kept, to find the key. */
+  authorization?: string | null;
+  method: string;
+  url: string;
+  tool?: string | null;
+}
+
+interface PendingRow extends AnswerFacts {
+  orgId: string | null;
+  apiKeyId: string | null;
+  keyHash: string | null;
+  grantId: string | null;
+  oauthClientId: string | null;
+  at: Date;
+  method: string;
+  /** The request's URL as it came: redacted when the batch is written, off the request path. */
+  url: string;
+}
+
+/** A batch is written a second after its first record at the latest, or at once when it is full. */
+const FLUSH_AFTER_MS = 1_000;
+const BATCH_SIZE = 200;
+const MAX_PENDING = 10_000;
+/** How often a process prunes (each flush checks): past retention, and over the cap per organisation. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+/** The daily counts are kept longer than the log: the charts show 30 days whatever the log keeps. */
+export const REQUEST_COUNTS_RETENTION_DAYS = 90;
+/** Bounds of what a record stores of a caller-chosen path and query. */
+const PATH_MAX = 512;
+const QUERY_MAX = 1_024;
+
+export const REDACTED = 'REDACTED';
+
+export interface RequestLogSettings {
+  enabled: boolean;
+  retentionDays: number;
+  maxRowsPerOrg: number;
+}
+
+/** REQUEST_LOG (on|off), REQUEST_LOG_RETENTION_DAYS (7) and REQUEST_LOG_MAX_ROWS_PER_ORG (100,000), checked. */
+export function requestLogSettings(): RequestLogSettings {
+  const enabled = process.env.REQUEST_LOG ?? 'on';
+  if (enabled !== 'on' && enabled !== 'off') throw new Error(`REQUEST_LOG must be on or off, not "${enabled}"`);
+  return {
+    enabled: enabled === 'on',
+    retentionDays: positiveIntegerFromEnv('REQUEST_LOG_RETENTION_DAYS', 7),
+    maxRowsPerOrg: positiveIntegerFromEnv('REQUEST_LOG_MAX_ROWS_PER_ORG', 100_000),
+  };
+}
+
+// What looks like a credential in a URL: one of our keys, a bearer-style opaque token or JWT (a run of
+// 32 or more base64 characters besides the UUIDs this API takes, which no parameter of this API has),
+// and any value of a parameter whose name says it holds one.
+const SECRET_NAME = /key|token|secret|passw|auth|bearer|credential|signature|session|code|sig$/i;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const OPAQUE_RUN = /[A-Za-z0-9_\-.~+/=]{32,}/;
+
+export function looksLikeCredential(text: string): boolean {
+  return text.includes(KEY_PREFIX) || OPAQUE_RUN.test(text.replace(UUIDS, ' '));
+}
+
+function redactedValue(value: string): string {
+  return looksLikeCredential(value) ? REDACTED : value;
+}
+
+/**
+ * The path and query of a request as the log keeps them: a path segment or a parameter value that
+ * looks like a credential, and every value of a parameter named like one, replaced by `REDACTED`;
+ * a parameter name that holds a key is itself replaced. Both are cut to a bounded length.
+ */
+export function redactUrl(url: string): { path: string; query: string } {
+  const parsed = new URL(url);
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => redactedValue(segment))
+    .join('/')
+    .slice(0, PATH_MAX);
+  const query = new URLSearchParams();
+  for (const [name, value] of parsed.searchParams) {
+    const safeName = looksLikeCredential(name) ? REDACTED : name;
+    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED ? REDACTED : redactedValue(value));
+  }
+  return { path, query: query.toString().slice(0, QUERY_MAX) };
+}
+
+/** What pruning remembers between batches, shared by every bundle of the process (see batch-queue.ts). */
+interface Pruning {
+  at: number;
+  /** Organisations written to since the last prune: only these can be over the cap. */
+  touched: Set<string>;
+}
+
+const globalForRequestLog = globalThis as unknown as { metricsRequestLogPruning?: Pruning };
+
+function pruning(): Pruning {
+  globalForRequestLog.metricsRequestLogPruning ??= { at: Date.now(), touched: new Set() };
+  return globalForRequestLog.metricsRequestLogPruning;
+}
+
+/** The hash of the key a refused request's Authorization header names, if it names one. */
+function presentedKeyHash(authorization: string | null | undefined): string | null {
+  const key = /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  return key && KEY_PATTERN.test(key) ? hashKey(key) : null;
+}
+
+/** Whether requests are logged now (REQUEST_LOG is not `off`): read on each request, so that it costs nothing when off. */
+export function requestLogEnabled(): boolean {
+  return process.env.REQUEST_LOG !== 'off';
+}
+
+/** Queues one request's record (nothing when REQUEST_LOG=off); it is written within a second. */
+export function recordRequest(record: RequestRecord, now = new Date()): void {
+  if (!requestLogEnabled()) return;
+  const { auth } = record;
+  const keyHash = auth ? null : presentedKeyHash(record.authorization);
+  if (!auth && !keyHash) return;
+  requestQueue.push({
+    orgId: auth?.orgId ?? null,
+    apiKeyId: auth?.kind === 'api_key' ? auth.keyId : null,
+    keyHash,
+    grantId: auth?.kind === 'oauth_grant' ? auth.grantId : null,
+    oauthClientId: auth?.kind === 'oauth_grant' ? auth.clientId : null,
+    at: now,
+    method: record.method.slice(0, 16),
+    url: record.url,
+    endpoint: record.endpoint.slice(0, PATH_MAX),
+    tool: record.tool?.slice(0, PATH_MAX) ?? null,
+    status: record.status,
+    durationMs: Math.max(0, Math.round(record.durationMs)),
+    clientAddress: record.clientAddress,
+    rateRemaining: record.rateRemaining,
+    rateLimited: record.rateLimited,
+    requestId: record.requestId,
+  });
+}
+
+// One statement per batch, the same text whatever its size (prepared once per connection): the rows
+// arrive as one array per column. Keys named by a refused request are resolved here; a row that belongs
+// to no organisation is dropped. The daily counts take the same rows, grouped, in the same transaction.
+const COLUMNS = [
+  ['org_id', 'uuid'],
+  ['api_key_id', 'uuid'],
+  ['key_hash', 'text'],
+  ['grant_id', 'text'],
+  ['oauth_client_id', 'text'],
+  ['created_at', 'timestamptz'],
+  ['method', 'text'],
+  ['path', 'text'],
+  ['query', 'text'],
+  ['endpoint', 'text'],
+  ['tool', 'text'],
+  ['status', 'int2'],
+  ['duration_ms', 'int4'],
+  ['client_address', 'text'],
+  ['rate_remaining', 'int4'],
+  ['rate_limited', 'bool'],
+  ['request_id', 'uuid'],
+] as const;
+
+const WRITE_BATCH = `
+  WITH batch AS (
+    SELECT coalesce(b.org_id, k.org_id) AS org_id, coalesce(b.api_key_id, k.id) AS api_key_id, b.grant_id, b.oauth_client_id,
+           b.created_at, b.method, b.path, b.query, b.endpoint, b.tool, b.status, b.duration_ms, b.client_address,
+           b.rate_remaining, b.rate_limited, b.request_id
+      FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+           AS b(${COLUMNS.map(([name]) => name).join(', ')})
+      LEFT JOIN api_keys k ON b.key_hash IS NOT NULL AND k.hash = b.key_hash
+  ), logged AS (
+    INSERT INTO request_log (org_id, api_key_id, grant_id, oauth_client_id, created_at, method, path, query, endpoint, tool,
+                             status, duration_ms, client_address, rate_remaining, rate_limited, request_id)
+    SELECT org_id, api_key_id, grant_id, oauth_client_id, created_at, method, path, query, endpoint, tool,
+           status, duration_ms, client_address, rate_remaining, rate_limited, request_id
+      FROM batch WHERE org_id IS NOT NULL
+  )
+  INSERT INTO request_counts_daily (org_id, day, subject, oauth_client_id, endpoint, status_class, requests)
+  SELECT org_id, (created_at AT TIME ZONE 'UTC')::date,
+         CASE WHEN api_key_id IS NOT NULL THEN 'key:' || api_key_id ELSE 'grant:' || grant_id END,
+         min(oauth_client_id), endpoint,
+         CASE WHEN status = 429 THEN '429' ELSE (status / 100) || 'xx' END, count(*)
+    FROM batch WHERE org_id IS NOT NULL
+   GROUP BY 1, 2, 3, 5, 6
+   ORDER BY 1, 2, 3, 5, 6
+  ON CONFLICT (org_id, day, subject, endpoint, status_class)
+  DO UPDATE SET requests = request_counts_daily.requests + excluded.requests`;
+
+async function writeBatch(rows: PendingRow[]): Promise<void> {
+  const columns: unknown[][] = COLUMNS.map(() => []);
+  for (const row of rows) {
+    const { path, query } = redactUrl(row.url);
+    const values = [
+      row.orgId, row.apiKeyId, row.keyHash, row.grantId, row.oauthClientId, row.at, row.method, path, query,
+      row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId,
+    ];
+    values.forEach((value, i) => columns[i]!.push(value));
+    if (row.orgId) pruning().touched.add(row.orgId);
+  }
+  await sql(WRITE_BATCH, columns);
+}
+
+const requestQueue = batchQueue<PendingRow>({
+  name: 'request-log',
+  records: 'request records',
+  flushAfterMs: FLUSH_AFTER_MS,
+  batchSize: BATCH_SIZE,
+  maxPending: MAX_PENDING,
+  flushWhenFull: true,
+  write: writeBatch,
+  async afterFlush() {
+    if (Date.now() - pruning().at <= PRUNE_EVERY_MS) return;
+    await pruneRequestLog().catch((error: Error) => console.warn(`[request-log] pruning failed: ${error.message}`));
+  },
+});
+
+/** Writes every queued record now (tests and the server's shutdown call it; otherwise the timer does), and prunes when due. */
+export function flushRequestLog(): Promise<void> {
+  return requestQueue.flush();
+}
+
+/**
+ * Deletes the records past REQUEST_LOG_RETENTION_DAYS, each written-to organisation's records past
+ * its newest REQUEST_LOG_MAX_ROWS_PER_ORG, and daily counts past REQUEST_COUNTS_RETENTION_DAYS.
+ * `orgIds` (tests) names the organisations to hold to the cap; by default those written to since the last prune.
+ */
+export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
+  const state = pruning();
+  state.at = Date.now();
+  const { retentionDays, maxRowsPerOrg } = requestLogSettings();
+  const capped = orgIds ?? [...state.touched];
+  state.touched = new Set();
+  await sql(`DELETE FROM request_log WHERE created_at < now() - make_interval(days => $1)`, [retentionDays]);
+  await sql(`DELETE FROM request_counts_daily WHERE day < (now() AT TIME ZONE 'UTC')::date - $1::int`, [REQUEST_COUNTS_RETENTION_DAYS]);
+  for (const orgId of capped) {
+    // The oldest record that stays (an index range read of at most the cap), then everything older.
+    await sql(
+      `WITH last_kept AS (
+         SELECT created_at, id FROM request_log WHERE org_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 - 1 LIMIT 1
+       )
+       DELETE FROM request_log r USING last_kept
+        WHERE r.org_id = $1 AND (r.created_at, r.id) < (last_kept.created_at, last_kept.id)`,
+      [orgId, maxRowsPerOrg],
+    );
+  }
+}
+
+// ---- Reading: the settings pages (a key's page, the organisation's usage, a connected app's page) ----
+
+/** Whose requests: the organisation's, one key's, one grant's, or every grant of one OAuth client. */
+export type RequestScope =
+  | { orgId: string; kind: 'org' }
+  | { orgId: string; kind: 'key'; keyId: string }
+  | { orgId: string; kind: 'grant'; grantId: string }
+  | { orgId: string; kind: 'oauth_client'; clientId: string };
+
+/** The status classes, disjoint, as the charts stack them. */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** What the log can be filtered by: a status class (`4xx` includes 429 here), an endpoint, a request id. */
+export interface RequestLogFilter {
+  status?: StatusClass;
+  endpoint?: string;
+  requestId?: string;
+}
+
+export interface RequestLogEntry extends AnswerFacts {
+  id: string;
+  at: Date;
+  method: string;
+  path: string;
+  query: string;
+  apiKeyId: string | null;
+  grantId: string | null;
+  /** The key's name, or the connected app's. */
+  caller: string;
+}
+
+export interface RequestLogPage {
+  entries: RequestLogEntry[];
+  /** The cursor of the next (older) page, or null when this is the last. */
+  next: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A page's cursor: the time and id of its last entry (keyset pagination, stable while rows are added). */
+function encodeCursor(entry: { at: Date; id: string }): string {
+  return Buffer.from(`${entry.at.toISOString()}|${entry.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
+  if (!cursor) return null;
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const time = new Date(at ?? '');
+  return Number.isNaN(time.getTime()) || !/^\d{1,19}$/.test(id ?? '') ? null : { at: time, id: id! };
+}
+
+/** The WHERE conditions of a scope, on a table with org_id, api_key_id/subject, grant_id and oauth_client_id. */
+function scopeConditions(scope: RequestScope, params: SqlParams, table: 'log' | 'counts'): string[] {
+  const conditions = [`org_id = ${params.add(scope.orgId)}::uuid`];
+  if (scope.kind === 'key') conditions.push(table === 'log' ? `api_key_id = ${params.add(scope.keyId)}::uuid` : `subject = ${params.add(`key:${scope.keyId}`)}`);
+  if (scope.kind === 'grant') conditions.push(table === 'log' ? `grant_id = ${params.add(scope.grantId)}` : `subject = ${params.add(`grant:${scope.grantId}`)}`);
+  if (scope.kind === 'oauth_client') conditions.push(`oauth_client_id = ${params.add(scope.clientId)}`);
+  return conditions;
+}
+
+const STATUS_RANGES: Record<StatusClass, string> = {
+  '2xx': 'status BETWEEN 200 AND 299',
+  '3xx': 'status BETWEEN 300 AND 399',
+  '4xx': 'status BETWEEN 400 AND 499',
+  '429': 'status = 429',
+  '5xx': 'status BETWEEN 500 AND 599',
+};
+
+/** One page of a scope's requests, newest first. A malformed cursor reads from the newest; a malformed request id finds nothing. */
+export async function requestLogPage(scope: RequestScope, filter: RequestLogFilter = {}, cursor?: string, limit = 50): Promise<RequestLogPage> {
+  const params = new SqlParams();
+  const conditions = scopeConditions(scope, params, 'log');
+  if (filter.status) conditions.push(STATUS_RANGES[filter.status]);
+  if (filter.endpoint) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
+  if (filter.requestId !== undefined) {
+    if (!UUID.test(filter.requestId)) return { entries: [], next: null };
+    conditions.push(`request_id = ${params.add(filter.requestId)}::uuid`);
+  }
+  const after = decodeCursor(cursor);
+  if (after) conditions.push(`(created_at, id) < (${params.add(after.at)}::timestamptz, ${params.add(after.id)}::bigint)`);
+  const rows = await sql<RequestLogEntry>(
+    `SELECT r.id::text, r.created_at AS at, r.method, r.path, r.query, r.endpoint, r.tool, r.status, r.duration_ms AS "durationMs",
+            r.client_address AS "clientAddress", r.rate_remaining AS "rateRemaining", r.rate_limited AS "rateLimited",
+            r.request_id AS "requestId", r.api_key_id AS "apiKeyId", r.grant_id AS "grantId",
+            coalesce(k.name, g.client_name, CASE WHEN r.api_key_id IS NULL THEN 'a revoked app' ELSE 'a deleted key' END) AS caller
+       FROM (SELECT * FROM request_log WHERE ${conditions.join(' AND ')}
+              ORDER BY created_at DESC, id DESC LIMIT ${params.add(limit + 1)}) r
+       LEFT JOIN api_keys k ON k.id = r.api_key_id
+       LEFT JOIN oauth_payloads g ON g.model = 'Grant' AND g.id = r.grant_id
+      ORDER BY r.created_at DESC, r.id DESC`,
+    params.values,
+  );
+  const entries = rows.slice(0, limit).map((row) => ({ ...row, caller: displayName(row.caller) }));
+  return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null };
+}
+
+export type ClassCounts = Record<StatusClass, number>;
+
+export interface DailyRequests {
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  counts: ClassCounts;
+  total: number;
+}
+
+export interface EndpointRequests {
+  endpoint: string;
+  counts: ClassCounts;
+  total: number;
+}
+
+export interface RequestUsage {
+  /** Every day of the period, oldest first, days without requests included (zero). */
+  days: DailyRequests[];
+  /** The endpoints (REST paths, MCP tools) of the period, busiest first. */
+  endpoints: EndpointRequests[];
+  total: number;
+}
+
+function noCounts(): ClassCounts {
+  return { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 };
+}
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** A scope's requests per UTC day over the last `days` days (today included), by status class and by endpoint, from the daily counts. */
+export async function requestUsage(scope: RequestScope, days = 30, now = new Date()): Promise<RequestUsage> {
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const first = new Date(last.getTime() - (days - 1) * 86_400_000);
+  const params = new SqlParams();
+  const conditions = [...scopeConditions(scope, params, 'counts'), `day BETWEEN ${params.add(isoDay(first))}::date AND ${params.add(isoDay(last))}::date`];
+  const rows = await sql<{ day: string; endpoint: string; statusClass: StatusClass; requests: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, endpoint, status_class AS "statusClass", sum(requests) AS requests
+       FROM request_counts_daily WHERE ${conditions.join(' AND ')}
+      GROUP BY day, endpoint, status_class`,
+    params.values,
+  );
+  const byDay = new Map<string, DailyRequests>();
+  for (let time = first.getTime(); time <= last.getTime(); time += 86_400_000) {
+    const day = isoDay(new Date(time));
+    byDay.set(day, { day, counts: noCounts(), total: 0 });
+  }
+  const byEndpoint = new Map<string, EndpointRequests>();
+  let total = 0;
+  for (const row of rows) {
+    const requests = Number(row.requests);
+    const daily = byDay.get(row.day)!;
+    daily.counts[row.statusClass] += requests;
+    daily.total += requests;
+    let endpoint = byEndpoint.get(row.endpoint);
+    if (!endpoint) byEndpoint.set(row.endpoint, (endpoint = { endpoint: row.endpoint, counts: noCounts(), total: 0 }));
+    endpoint.counts[row.statusClass] += requests;
+    endpoint.total += requests;
+    total += requests;
+  }
+  const endpoints = [...byEndpoint.values()].sort((a, b) => b.total - a.total || a.endpoint.localeCompare(b.endpoint));
+  return { days: [...byDay.values()], endpoints, total };
+}

@@ -1,0 +1,234 @@
+// The request log on the real database: requests through the REST door's route handlers are recorded
+// in batches (nothing is written while the request is answered, and an answer does not wait for a
+// blocked write), with the daily counts; nothing that looks like a credential is stored; retention,
+// the cap per organisation and REQUEST_LOG=off.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiKeyContext } from '@/lib/contract/credential';
+import { sql } from '@/lib/db';
+import { handleMcpRequest } from '@/lib/mcp/endpoint';
+import { unknownEndpointRoute } from '@/lib/rest/route';
+import { flushRequestLog, pruneRequestLog, recordRequest, requestLogPage, requestUsage } from '@/lib/usage/request-log';
+import { api, mintKey } from '../support/api';
+import { PROTOCOL_VERSION, rpcMessages } from './mcp-support';
+import { freshOrg } from './platform-support';
+
+interface Row {
+  method: string;
+  path: string;
+  query: string;
+  endpoint: string;
+  status: number;
+  requestId: string;
+  rateRemaining: number | null;
+  rateLimited: boolean;
+  apiKeyId: string | null;
+}
+
+async function logOf(keyId: string): Promise<Row[]> {
+  return sql<Row>(
+    `SELECT method, path, query, endpoint, status, request_id AS "requestId", rate_remaining AS "rateRemaining",
+            rate_limited AS "rateLimited", api_key_id AS "apiKeyId"
+       FROM request_log WHERE api_key_id = $1 ORDER BY created_at, id`,
+    [keyId],
+  );
+}
+
+async function keyOf(orgId: string): Promise<{ key: string; keyId: string }> {
+  const name = `log ${randomUUID()}`;
+  const key = await mintKey({ orgId, name, scopes: ['ads:read'] });
+  const [row] = await sql<{ id: string }>('SELECT id FROM api_keys WHERE name = $1', [name]);
+  return { key, keyId: row!.id };
+}
+
+afterEach(() => {
+  delete process.env.REQUEST_LOG;
+  delete process.env.REQUEST_LOG_MAX_ROWS_PER_ORG;
+  delete process.env.REQUEST_LOG_RETENTION_DAYS;
+});
+
+describe('the request log', () => {
+  it('records each request after it is answered, in a batch, with its status, endpoint, request id and rate-limit state', async () => {
+    const org = await freshOrg('request log batch');
+    const { key, keyId } = await keyOf(org.id);
+    const ok = await api('/api/v1/me', { key });
+    const invalid = await api('/api/v1/ads/overview?from=2026-13-01&to=2026-06-30', { key });
+    const forbidden = await api('/api/v1/social/overview?from=2026-06-01&to=2026-06-30', { key });
+    expect([ok.status, invalid.status, forbidden.status]).toEqual([200, 400, 403]);
+    // Answered, and nothing written yet: the batch waits for its timer (or 200 records).
+    expect(await logOf(keyId)).toEqual([]);
+    await flushRequestLog();
+    const rows = await logOf(keyId);
+    expect(rows).toEqual([
+      { method: 'GET', path: '/api/v1/me', query: '', endpoint: '/api/v1/me', status: 200, requestId: ok.headers.get('x-request-id'), rateRemaining: 59, rateLimited: false, apiKeyId: keyId },
+      {
+        method: 'GET',
+        path: '/api/v1/ads/overview',
+        query: 'from=2026-13-01&to=2026-06-30',
+        endpoint: '/api/v1/ads/overview',
+        status: 400,
+        requestId: invalid.headers.get('x-request-id'),
+        rateRemaining: 58,
+        rateLimited: false,
+        apiKeyId: keyId,
+      },
+      {
+        method: 'GET',
+        path: '/api/v1/social/overview',
+        query: 'from=2026-06-01&to=2026-06-30',
+        endpoint: '/api/v1/social/overview',
+        status: 403,
+        requestId: forbidden.headers.get('x-request-id'),
+        rateRemaining: 57,
+        rateLimited: false,
+        apiKeyId: keyId,
+      },
+    ]);
+
+    // The daily counts took the same batch; the organisation's and the key's usage read them.
+    const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId });
+    expect(usage.days).toHaveLength(30);
+    expect(usage.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), counts: { '2xx': 1, '3xx': 0, '4xx': 2, '429': 0, '5xx': 0 }, total: 3 });
+    expect(usage.total).toBe(3);
+    expect(usage.endpoints.map((e) => [e.endpoint, e.total])).toEqual([
+      ['/api/v1/ads/overview', 1],
+      ['/api/v1/me', 1],
+      ['/api/v1/social/overview', 1],
+    ]);
+    expect((await requestUsage({ orgId: org.id, kind: 'org' })).total).toBe(3);
+
+    // The page reads newest first, filters by class, endpoint and request id.
+    const page = await requestLogPage({ orgId: org.id, kind: 'key', keyId });
+    expect(page.entries.map((e) => e.status)).toEqual([403, 400, 200]);
+    expect((await requestLogPage({ orgId: org.id, kind: 'key', keyId }, { status: '4xx' })).entries.map((e) => e.status)).toEqual([403, 400]);
+    expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint: '/api/v1/me' })).entries.map((e) => e.requestId)).toEqual([ok.headers.get('x-request-id')]);
+    expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: invalid.headers.get('x-request-id')! })).entries.map((e) => e.status)).toEqual([400]);
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: 'not-a-uuid' })).toEqual({ entries: [], next: null });
+    // Keyset pages: two, then one, then none.
+    const first = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, undefined, 2);
+    expect(first.entries.map((e) => e.status)).toEqual([403, 400]);
+    const second = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, first.next!, 2);
+    expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null });
+    // Another organisation reads nothing of these.
+    const other = await freshOrg('request log other');
+    expect((await requestLogPage({ orgId: other.id, kind: 'key', keyId })).entries).toEqual([]);
+    expect((await requestUsage({ orgId: other.id, kind: 'key', keyId })).total).toBe(0);
+  });
+
+  it('answers requests while the log cannot be written (a write blocked by a lock), and writes them once it can', async () => {
+    const org = await freshOrg('request log blocked');
+    const { key, keyId } = await keyOf(org.id);
+    const locker = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE request_log IN ACCESS EXCLUSIVE MODE');
+      await api('/api/v1/me', { key });
+      const flushing = flushRequestLog();
+      let flushed = false;
+      void flushing.then(() => (flushed = true));
+      const startedAt = performance.now();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api('/api/v1/me', { key })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(performance.now() - startedAt).toBeLessThan(2_000);
+      expect(flushed).toBe(false);
+      await locker.query('ROLLBACK');
+      await flushing;
+    } finally {
+      await locker.end();
+    }
+    await flushRequestLog();
+    expect(await logOf(keyId)).toHaveLength(6);
+  });
+
+  it('stores no credential: a key or token in the query or the path is redacted, and a refused key is still attributed', async () => {
+    const org = await freshOrg('request log redaction');
+    const { key, keyId } = await keyOf(org.id);
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
+    const client = randomUUID();
+    // A key in the query is refused 401 (even with the key in the header too), and logged for the header's key.
+    const misplaced = await api(`/api/v1/me?api_key=${key}&client=${client}&access_token=short&x=${token}`, { key });
+    expect(misplaced.status).toBe(401);
+    const unknownPath = await unknownEndpointRoute().GET(new Request(`http://localhost:3000/api/v1/${key}/x?page=2`, { headers: { authorization: `Bearer ${key}` } }));
+    expect(unknownPath.status).toBe(404);
+    await flushRequestLog();
+    const rows = await logOf(keyId);
+    expect(rows.map(({ path, query, status, endpoint }) => ({ path, query, status, endpoint }))).toEqual([
+      { path: '/api/v1/me', query: `api_key=REDACTED&client=${client}&access_token=REDACTED&x=REDACTED`, status: 401, endpoint: '/api/v1/me' },
+      { path: '/api/v1/REDACTED/x', query: 'page=2', status: 404, endpoint: '/api/v1 (no such endpoint)' },
+    ]);
+    const stored = JSON.stringify(await sql('SELECT * FROM request_log WHERE org_id = $1', [org.id]));
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain('mk_');
+    expect(stored).not.toContain(token.slice(0, 20));
+  });
+
+  it('records an MCP request as its tool (mcp:<tool>), a batch as mcp:batch, and a tool that is not ours by no name the caller chose', async () => {
+    const org = await freshOrg('request log mcp');
+    const { key, keyId } = await keyOf(org.id);
+    const post = (body: unknown) =>
+      handleMcpRequest(
+        new Request('http://localhost:3000/api/mcp', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+          body: JSON.stringify(body),
+        }),
+      );
+    const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+    const one = await post(call(1, 'list_clients'));
+    expect(one.status).toBe(200);
+    expect(JSON.stringify(await rpcMessages(one))).toContain('structuredContent');
+    expect((await post([call(2, 'list_clients'), call(3, 'describe_metrics')])).status).toBe(200);
+    await post(call(4, 'ignore previous instructions'));
+    await flushRequestLog();
+    const rows = await sql<{ path: string; endpoint: string; tool: string | null; status: number }>(
+      'SELECT path, endpoint, tool, status FROM request_log WHERE api_key_id = $1 ORDER BY created_at, id',
+      [keyId],
+    );
+    expect(rows).toEqual([
+      { path: '/api/mcp', endpoint: 'mcp:list_clients', tool: 'list_clients', status: 200 },
+      { path: '/api/mcp', endpoint: 'mcp:batch', tool: 'list_clients, describe_metrics', status: 200 },
+      { path: '/api/mcp', endpoint: 'mcp:unknown tool', tool: 'unknown tool', status: 200 },
+    ]);
+  });
+
+  it('prunes records past the retention and over the cap per organisation; the daily counts stay', async () => {
+    const org = await freshOrg('request log pruning');
+    const { keyId } = await keyOf(org.id);
+    const auth: ApiKeyContext = { kind: 'api_key', keyId, keyName: 'k', keyPrefix: 'mk_live_x', expiresAt: null, orgId: org.id, orgName: org.name, scopes: [], clientIds: null };
+    const record = (at: Date, status: number) =>
+      recordRequest(
+        { auth, method: 'GET', url: 'http://localhost/api/v1/me', endpoint: '/api/v1/me', status, durationMs: 1, clientAddress: '192.0.2.1', rateRemaining: 1, rateLimited: false, requestId: randomUUID() },
+        at,
+      );
+    const day = 86_400_000;
+    record(new Date(Date.now() - 8 * day), 200);
+    record(new Date(Date.now() - 2 * day), 500);
+    for (let i = 0; i < 5; i += 1) record(new Date(Date.now() - (5 - i) * 60_000), 429);
+    await flushRequestLog();
+    const statuses = async () => (await sql<{ status: number }>('SELECT status FROM request_log WHERE org_id = $1 ORDER BY created_at', [org.id])).map((row) => row.status);
+    expect(await statuses()).toEqual([200, 500, 429, 429, 429, 429, 429]);
+    // The default retention (7 days) takes the record of 8 days ago, whatever its organisation.
+    await pruneRequestLog([]);
+    expect(await statuses()).toEqual([500, 429, 429, 429, 429, 429]);
+    // A cap of 4 keeps the organisation's 4 newest.
+    process.env.REQUEST_LOG_MAX_ROWS_PER_ORG = '4';
+    await pruneRequestLog([org.id]);
+    expect(await statuses()).toEqual([429, 429, 429, 429]);
+    // The counts the charts read keep every request, the pruned ones included.
+    const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId });
+    expect(usage.total).toBe(7);
+    expect(usage.days.reduce((sum, d) => sum + d.counts['5xx'], 0)).toBe(1);
+  });
+
+  it('records nothing with REQUEST_LOG=off', async () => {
+    const org = await freshOrg('request log off');
+    const { key, keyId } = await keyOf(org.id);
+    process.env.REQUEST_LOG = 'off';
+    expect((await api('/api/v1/me', { key })).status).toBe(200);
+    await flushRequestLog();
+    expect(await logOf(keyId)).toEqual([]);
+    expect((await requestUsage({ orgId: org.id, kind: 'org' })).total).toBe(0);
+  });
+});
