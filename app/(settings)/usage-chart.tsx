@@ -1,10 +1,11 @@
-// Requests per day as stacked bars by status class, drawn as SVG on the server (no script, nothing to
-// download), and the same numbers as tables: per day, and per endpoint or MCP tool. For any scope of
-// lib/usage/request-log.ts (a key, a connected app, the organisation): the caller reads
-// `requestUsage(scope)` and hands it here. The chart has a text summary for screen readers (role="img");
-// the per-day table is in a <details> under it. Narrower than the chart's own width, the chart scrolls
-// sideways in its box, never the page.
+// Counts per day as stacked bars, drawn as SVG on the server (no script, nothing to download), with the
+// same numbers as a table. One drawing for every count of the settings pages: requests by status class
+// for any scope of lib/usage/request-log.ts (RequestsChart, from `requestUsage(scope)`), and a connected
+// app's tool calls by tool (ToolCallsChart, from `grantCallsPerDay`). The chart has a text summary for
+// screen readers (role="img"); the per-day table is in a <details> under it. Narrower than the chart's
+// own width, the chart scrolls sideways in its box, never the page.
 import { STATUS_CLASSES, type RequestUsage, type StatusClass } from '@/lib/usage/request-log';
+import type { CallsPerDay } from '@/lib/usage/tool-calls';
 import './usage.css';
 
 const CLASS_LABEL: Record<StatusClass, string> = {
@@ -15,11 +16,29 @@ const CLASS_LABEL: Record<StatusClass, string> = {
   '5xx': '5xx server error',
 };
 
+/** How many colours usage.css has for series that are not status classes (.series-0 …); more series reuse them in turn. */
+const SERIES_COLOURS = 8;
+
 const number = new Intl.NumberFormat('en-GB');
 const shortDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 function dayLabel(day: string): string {
   return shortDay.format(new Date(`${day}T00:00:00Z`));
+}
+
+/** One stacked series: its key in each day's counts, its table heading, its legend text and its colour class. */
+interface Series {
+  key: string;
+  heading: string;
+  label: string;
+  colour: string;
+}
+
+/** One day of the chart, oldest first; a series missing from `counts` had none that day. */
+interface DayCounts {
+  day: string;
+  counts: Readonly<Partial<Record<string, number>>>;
+  total: number;
 }
 
 // The drawing's own units (the SVG scales to its box; below MIN_WIDTH px the box scrolls).
@@ -37,57 +56,74 @@ function axisMax(busiest: number): number {
   return [1, 2, 5, 10].map((step) => step * power).find((top) => top >= busiest)!;
 }
 
-/** The chart's text alternative: the period, the total by class, and the busiest day. */
-function summary(usage: RequestUsage, subject: string): string {
-  const first = usage.days[0]!.day;
-  const last = usage.days.at(-1)!.day;
-  if (usage.total === 0) return `No requests ${subject} from ${first} to ${last}.`;
-  const byClass = STATUS_CLASSES.map((c) => [c, usage.days.reduce((sum, d) => sum + d.counts[c], 0)] as const)
+/** The chart's text alternative: the period, the total by series, and the busiest day. */
+function summary(days: DayCounts[], series: Series[], noun: string, subject: string, total: number): string {
+  const what = subject ? `${noun} ${subject}` : noun;
+  const first = days[0]!.day;
+  const last = days.at(-1)!.day;
+  if (total === 0) return `No ${what} from ${first} to ${last}.`;
+  const bySeries = series
+    .map((s) => [s.key, days.reduce((sum, d) => sum + (d.counts[s.key] ?? 0), 0)] as const)
     .filter(([, count]) => count > 0)
-    .map(([c, count]) => `${number.format(count)} ${c}`)
+    .map(([key, count]) => `${number.format(count)} ${key}`)
     .join(', ');
-  const busiest = usage.days.reduce((best, d) => (d.total > best.total ? d : best));
-  return `Requests ${subject} per day from ${first} to ${last}: ${number.format(usage.total)} in all (${byClass}); the busiest day was ${busiest.day} with ${number.format(busiest.total)}.`;
+  const busiest = days.reduce((best, d) => (d.total > best.total ? d : best));
+  return `${what[0]!.toUpperCase()}${what.slice(1)} per day from ${first} to ${last}: ${number.format(total)} in all (${bySeries}); the busiest day was ${busiest.day} with ${number.format(busiest.total)}.`;
 }
 
-export function UsageChart({ usage, subject, id }: { usage: RequestUsage; subject: string; id: string }) {
-  const top = axisMax(Math.max(...usage.days.map((d) => d.total)));
-  const width = LEFT + usage.days.length * BAR_STEP + 8;
+/** Requests per day, stacked by status class. `subject` says whose, as the summary reads it: "with the key Reporting", "of Acme". */
+export function RequestsChart({ usage, subject, id }: { usage: RequestUsage; subject: string; id: string }) {
+  const series = STATUS_CLASSES.map((c) => ({ key: c, heading: c, label: CLASS_LABEL[c], colour: `class-${c}` }));
+  return <UsageChart days={usage.days} series={series} noun="requests" subject={subject} seriesName="Status classes" by="status class" id={id} />;
+}
+
+/** A connected app's tool calls per day, stacked by tool. */
+export function ToolCallsChart({ calls, id }: { calls: CallsPerDay; id: string }) {
+  const series = calls.tools.map((tool, i) => ({ key: tool, heading: tool, label: tool, colour: `series-${i % SERIES_COLOURS}` }));
+  return <UsageChart days={calls.days} series={series} noun="tool calls" subject="" seriesName="Tools" by="tool" id={id} />;
+}
+
+function UsageChart(props: { days: DayCounts[]; series: Series[]; noun: string; subject: string; seriesName: string; by: string; id: string }) {
+  const { days, series, noun, subject, seriesName, by, id } = props;
+  const total = days.reduce((sum, d) => sum + d.total, 0);
+  const top = axisMax(Math.max(...days.map((d) => d.total)));
+  const width = LEFT + days.length * BAR_STEP + 8;
   const height = TOP + PLOT_HEIGHT + BOTTOM;
   const y = (value: number) => TOP + PLOT_HEIGHT - (value / top) * PLOT_HEIGHT;
+  const title = `${noun[0]!.toUpperCase()}${noun.slice(1)}`;
   return (
     <figure className="usage-chart" aria-labelledby={`${id}-caption`}>
       <figcaption id={`${id}-caption`} className="chart-caption">
-        Requests per day, last {usage.days.length} days (UTC): {number.format(usage.total)}
+        {title} per day, last {days.length} days (UTC): {number.format(total)}
       </figcaption>
-      <ul className="chart-legend" aria-label="Status classes">
-        {STATUS_CLASSES.map((c) => (
-          <li key={c}>
-            <span className={`swatch class-${c}`} aria-hidden="true" />
-            {CLASS_LABEL[c]}
+      <ul className="chart-legend" aria-label={seriesName}>
+        {series.map((s) => (
+          <li key={s.key}>
+            <span className={`swatch ${s.colour}`} aria-hidden="true" />
+            {s.label}
           </li>
         ))}
       </ul>
-      <div className="chart-box" role="region" aria-label="Chart, scrolls sideways when narrow" tabIndex={0}>
-        <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary(usage, subject)} className="chart" data-testid={`${id}-svg`}>
+      <div className="chart-box" role="region" aria-label={`Chart of ${noun} per day, scrolls sideways when narrow`} tabIndex={0}>
+        <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary(days, series, noun, subject, total)} className="chart" data-testid={`${id}-svg`}>
           {[0, top / 2, top].map((tick) => (
             <g key={tick} className="tick">
               <line x1={LEFT} x2={width - 4} y1={y(tick)} y2={y(tick)} />
               <text x={LEFT - 6} y={y(tick) + 4} textAnchor="end">{number.format(tick)}</text>
             </g>
           ))}
-          {usage.days.map((day, i) => {
+          {days.map((day, i) => {
             const x = LEFT + i * BAR_STEP + (BAR_STEP - BAR_WIDTH) / 2;
             let base = 0;
             return (
               <g key={day.day}>
-                <title>{`${day.day}: ${number.format(day.total)} requests`}</title>
-                {STATUS_CLASSES.filter((c) => day.counts[c] > 0).map((c) => {
+                <title>{`${day.day}: ${number.format(day.total)} ${noun}`}</title>
+                {series.filter((s) => (day.counts[s.key] ?? 0) > 0).map((s) => {
                   const from = base;
-                  base += day.counts[c];
-                  return <rect key={c} className={`class-${c}`} x={x} width={BAR_WIDTH} y={y(base)} height={y(from) - y(base)} />;
+                  base += day.counts[s.key]!;
+                  return <rect key={s.key} className={s.colour} x={x} width={BAR_WIDTH} y={y(base)} height={y(from) - y(base)} />;
                 })}
-                {(i % 5 === 0 || i === usage.days.length - 1) && (
+                {(i % 5 === 0 || i === days.length - 1) && (
                   <text className="day" x={x + BAR_WIDTH / 2} y={TOP + PLOT_HEIGHT + 18} textAnchor="middle">
                     {dayLabel(day.day)}
                   </text>
@@ -99,21 +135,21 @@ export function UsageChart({ usage, subject, id }: { usage: RequestUsage; subjec
       </div>
       <details className="chart-numbers">
         <summary>The numbers per day as a table</summary>
-        <div className="table-box" role="region" aria-label="Requests per day, scrolls sideways when wide" tabIndex={0}>
+        <div className="table-box" role="region" aria-label={`${title} per day, scrolls sideways when wide`} tabIndex={0}>
           <table className="numbers" data-testid={`${id}-table`}>
-            <caption className="sr-only">Requests per day by status class</caption>
+            <caption className="sr-only">{title} per day by {by}</caption>
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                {STATUS_CLASSES.map((c) => <th key={c} scope="col">{c}</th>)}
+                {series.map((s) => <th key={s.key} scope="col">{s.heading}</th>)}
                 <th scope="col">Total</th>
               </tr>
             </thead>
             <tbody>
-              {usage.days.map((day) => (
+              {days.map((day) => (
                 <tr key={day.day}>
                   <th scope="row"><time dateTime={day.day}>{day.day}</time></th>
-                  {STATUS_CLASSES.map((c) => <td key={c}>{number.format(day.counts[c])}</td>)}
+                  {series.map((s) => <td key={s.key}>{number.format(day.counts[s.key] ?? 0)}</td>)}
                   <td>{number.format(day.total)}</td>
                 </tr>
               ))}

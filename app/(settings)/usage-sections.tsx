@@ -2,7 +2,7 @@
 // requests per day with their split by endpoint or tool, and the request log with its filter. The page
 // checks who may see them (admins only) and that the scope is within the organisation.
 import { requestLogSettings, requestUsage, type RequestScope } from '@/lib/usage/request-log';
-import { EndpointUsage, UsageChart } from './usage-chart';
+import { EndpointUsage, RequestsChart } from './usage-chart';
 import { RequestLog, type LogSearchParams } from './request-log';
 
 export async function UsageSections({
@@ -25,7 +25,7 @@ export async function UsageSections({
     <>
       <section className="card" aria-labelledby="usage-title">
         <h2 id="usage-title">Requests per day</h2>
-        <UsageChart usage={usage} subject={subject} id="usage" />
+        <RequestsChart usage={usage} subject={subject} id="usage" />
         <h3>By endpoint or tool</h3>
         <EndpointUsage usage={usage} id="usage" />
       </section>

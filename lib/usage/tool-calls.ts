@@ -191,7 +191,7 @@ export interface CallsPerDay {
   /** The tools called in the window, by name. */
   tools: string[];
   /** Every day of the window, oldest first (YYYY-MM-DD, UTC), with its calls per tool. */
-  days: { day: string; byTool: Record<string, number>; total: number }[];
+  days: { day: string; counts: Record<string, number>; total: number }[];
 }
 
 /** A connected app's tool calls per UTC day and tool over the last CALLS_PER_DAY_WINDOW days. */
@@ -207,13 +207,13 @@ export async function grantCallsPerDay(orgId: string, grantId: string, now = new
   );
   const days = Array.from({ length: CALLS_PER_DAY_WINDOW }, (_, i) => ({
     day: new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10),
-    byTool: {} as Record<string, number>,
+    counts: {} as Record<string, number>,
     total: 0,
   }));
   const byDay = new Map(days.map((entry) => [entry.day, entry]));
   for (const row of rows) {
     const entry = byDay.get(row.day)!;
-    entry.byTool[row.tool] = Number(row.calls);
+    entry.counts[row.tool] = Number(row.calls);
     entry.total += Number(row.calls);
   }
   return { tools: [...new Set(rows.map((row) => row.tool))].sort(), days };

@@ -1,6 +1,7 @@
 // A connected app's page and "Revoke all apps", in Chromium: every field of the page (an app identified
 // by its metadata document, one registered with the server), its tool calls per day made by a real MCP
-// client, revoking from the page, revoke all with its confirmation (and cancel), the same 404 for an app
+// client (the settings pages' one chart), an admin's requests and request log of the app (a member sees
+// neither), revoking from the page, revoke all with its confirmation (and cancel), the same 404 for an app
 // outside the viewer's reach as for none, and a revoked app's past tool calls still named.
 import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
@@ -86,12 +87,30 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await expect(fact(page, 'Last used')).toContainText(/\d{4}, \d\d:\d\d UTC$/);
   await expect(page.getByText(/^Every client of .+, including clients added later: .+ is an admin there\./)).toBeVisible();
   await expect(page.getByRole('list', { name: 'Clients it can read' }).getByRole('listitem')).toHaveText(orgClients.map((c) => c.name));
-  const table = page.getByRole('table');
-  await expect(table.getByRole('columnheader')).toHaveText(['Day (UTC)', 'describe_metrics', 'list_clients', 'All tools']);
-  await expect(table.getByRole('row')).toHaveCount(2);
-  await expect(table.getByRole('row').nth(1).getByRole('cell')).toHaveText(['1', '2', '3']);
-  await expect(table.getByRole('rowheader').locator('time')).toHaveAttribute('datetime', today);
-  await expect(page.getByRole('img', { name: /^Bar chart of tool calls per day .*: 3 in all, at most 3 in a day\./ })).toBeVisible();
+  // Tool calls per day: the settings pages' one chart, stacked by tool, its numbers as a table.
+  const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+  const toolCalls = page.getByRole('figure', { name: 'Tool calls per day, last 30 days (UTC): 3' });
+  await expect(toolCalls.getByRole('list', { name: 'Tools' }).getByRole('listitem')).toHaveText(['describe_metrics', 'list_clients']);
+  await expect(toolCalls.getByRole('img')).toHaveAccessibleName(
+    `Tool calls per day from ${first} to ${today}: 3 in all (1 describe_metrics, 2 list_clients); the busiest day was ${today} with 3.`,
+  );
+  await expect(toolCalls.locator('rect')).toHaveCount(2);
+  await toolCalls.getByText('The numbers per day as a table').click();
+  const table = page.getByTestId('tool-calls-table');
+  await expect(table.getByRole('columnheader')).toHaveText(['Day', 'describe_metrics', 'list_clients', 'Total']);
+  await expect(table.locator('tbody tr')).toHaveCount(30);
+  await expect(table.locator('tbody tr').last().getByRole('cell')).toHaveText(['1', '2', '3']);
+  await expect(table.locator('tbody tr').last().locator('time')).toHaveAttribute('datetime', today);
+  // An admin also sees the app's requests per day and its request log (the shared usage cards).
+  await expect.poll(async () => (await query('SELECT 1 FROM request_log WHERE grant_id = $1 AND tool IS NOT NULL', [app.grantId])).length).toBe(3);
+  await page.reload();
+  await expect(page.getByRole('img', { name: new RegExp(`^Requests of the app ${name} per day from ${first} to ${today}: `) })).toBeVisible();
+  const endpoints = page.getByTestId('usage-endpoints');
+  await expect(endpoints.getByRole('rowheader').filter({ hasText: /^mcp:(list_clients|describe_metrics)$/ })).toHaveText(['mcp:list_clients', 'mcp:describe_metrics']);
+  await page.getByLabel('Endpoint or tool').selectOption('mcp:list_clients');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/[?&]endpoint=mcp%3Alist_clients(&|#|$)/);
+  await expect(page.getByTestId('request-log').locator('tbody tr')).toHaveCount(2);
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'connected-app-detail', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -113,6 +132,16 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await expect(fact(page, 'Last used')).toHaveText(/^Never$|UTC$/);
   await expect(page.getByRole('list', { name: 'Clients it can read' }).getByRole('listitem')).toHaveText(memberClients.map((c) => c.name));
   await expect(page.getByText('No tool calls in the last 30 days.')).toBeVisible();
+  await expectAxeClean(page);
+
+  // The member who approved it sees the app's page without its requests or request log (admins only).
+  await page.context().clearCookies();
+  await signIn(page, MEMBER.email);
+  await page.goto(`/settings/connected-apps/${registered.grantId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Claude Code /);
+  await expect(page.getByRole('heading', { name: 'Tool calls, last 30 days' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Requests per day' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Request log' })).toHaveCount(0);
   await expectAxeClean(page);
 });
 
@@ -185,7 +214,9 @@ test('revoke all apps asks first (cancel keeps them, focus stays in the dialog) 
       WHERE action = 'oauth_grant.revoked' AND actor_id = $1 AND target_id = ANY($2) ORDER BY target_id`,
     [member.userId, own.map((row) => row.id)],
   );
-  expect(events).toEqual(own.map((row) => ({ targetId: row.id, revokedWith: 'revoke_all' })).sort((a, b) => a.targetId.localeCompare(b.targetId)));
+  // Sorted the same way on both sides (the database's collation and localeCompare disagree on "_").
+  const byTarget = (a: { targetId: string }, b: { targetId: string }) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0);
+  expect(events.sort(byTarget)).toEqual(own.map((row) => ({ targetId: row.id, revokedWith: 'revoke_all' })).sort(byTarget));
   await expectAxeClean(page);
 });
 
@@ -199,6 +230,7 @@ test('an app outside the viewer’s reach answers the same 404 as one that does 
   const answers: { status: number | undefined; heading: string }[] = [];
   for (const id of [admins.grantId, foreign.grantId, `grant-${randomUUID()}`, 'x'.repeat(200), '%00']) {
     const response = await page.goto(`/settings/connected-apps/${id}`);
+    await expect(page.getByRole('main')).toHaveCount(1);
     answers.push({ status: response?.status(), heading: (await page.getByRole('heading', { level: 1 }).textContent()) ?? '' });
   }
   expect(answers).toEqual(Array(5).fill({ status: 404, heading: 'Page not found' }));

@@ -190,9 +190,9 @@ describe('an app’s tool calls', () => {
     const perDay = await grantCallsPerDay(admin.orgId, grant, now);
     expect(perDay.tools).toEqual(['get_ads_overview', 'list_clients']);
     expect(perDay.days).toHaveLength(30);
-    expect(perDay.days[0]).toEqual({ day: day(29), byTool: { get_ads_overview: 1 }, total: 1 });
-    expect(perDay.days.at(-1)).toEqual({ day: day(0), byTool: { get_ads_overview: 1, list_clients: 2 }, total: 3 });
-    expect(perDay.days.find((entry) => entry.day === day(2))).toEqual({ day: day(2), byTool: { get_ads_overview: 1 }, total: 1 });
+    expect(perDay.days[0]).toEqual({ day: day(29), counts: { get_ads_overview: 1 }, total: 1 });
+    expect(perDay.days.at(-1)).toEqual({ day: day(0), counts: { get_ads_overview: 1, list_clients: 2 }, total: 3 });
+    expect(perDay.days.find((entry) => entry.day === day(2))).toEqual({ day: day(2), counts: { get_ads_overview: 1 }, total: 1 });
     expect(perDay.days.reduce((sum, entry) => sum + entry.total, 0)).toBe(5);
     // Another organisation asking for this grant gets nothing.
     expect((await grantCallsPerDay(other.id, grant, now)).tools).toEqual([]);

@@ -1,6 +1,7 @@
 // One connected app: how it identified itself, where its codes go, what it may read and for whom,
-// its tool calls of the last 30 days, and Revoke. Reach is the list's: an app the list would not show
-// the viewer (another member's, another organisation's, revoked, unknown) is the same 404.
+// its tool calls of the last 30 days, and Revoke; for an admin also its requests per day and its request
+// log (the request log is for admins only, as on a key's page). Reach is the list's: an app the list
+// would not show the viewer (another member's, another organisation's, revoked, unknown) is the same 404.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -10,8 +11,9 @@ import { isAdmin, requireSession } from '@/lib/session/current';
 import { CALLS_PER_DAY_WINDOW, grantCallsPerDay } from '@/lib/usage/tool-calls';
 import { RevokeAppButton } from '../revoke-app-button';
 import { When } from '../../../when';
-import { CallsPerDayChart } from '../../../calls-per-day-chart';
-import { CallsPerDayTable } from '../../../calls-per-day';
+import { ToolCallsChart } from '../../../usage-chart';
+import type { LogSearchParams } from '../../../request-log';
+import { UsageSections } from '../../../usage-sections';
 import { revokeAppFromDetailAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Connected app · Settings · Metrics API' };
@@ -22,11 +24,12 @@ const REDIRECT_KIND: Record<ConnectedAppDetail['redirectHosts'][number]['kind'],
   app: 'app on the device',
 };
 
-export default async function ConnectedAppPage({ params }: { params: Promise<{ grantId: string }> }) {
+export default async function ConnectedAppPage({ params, searchParams }: { params: Promise<{ grantId: string }>; searchParams: Promise<LogSearchParams> }) {
   const { grantId } = await params;
   const session = await requireSession(`/settings/connected-apps/${encodeURIComponent(grantId)}`);
   const membership = session.membership;
-  const app = membership && (await connectedAppDetail({ userId: session.user.id, orgId: membership.orgId, isAdmin: isAdmin(session) }, grantId));
+  const admin = isAdmin(session);
+  const app = membership && (await connectedAppDetail({ userId: session.user.id, orgId: membership.orgId, isAdmin: admin }, grantId));
   if (!membership || !app) notFound();
   const calls = await grantCallsPerDay(membership.orgId, app.grantId);
   const total = calls.days.reduce((sum, entry) => sum + entry.total, 0);
@@ -88,12 +91,18 @@ export default async function ConnectedAppPage({ params }: { params: Promise<{ g
         {total === 0 ? (
           <p className="muted">No tool calls in the last {CALLS_PER_DAY_WINDOW} days.</p>
         ) : (
-          <>
-            <CallsPerDayChart calls={calls} />
-            <CallsPerDayTable calls={calls} caption={`${total.toLocaleString('en-GB')} calls. Newest day first; days without calls are left out.`} />
-          </>
+          <ToolCallsChart calls={calls} id="tool-calls" />
         )}
       </section>
+
+      {admin && (
+        <UsageSections
+          scope={{ orgId: membership.orgId, kind: 'grant', grantId: app.grantId }}
+          subject={`of the app ${app.clientName}`}
+          params={await searchParams}
+          basePath={`/settings/connected-apps/${encodeURIComponent(app.grantId)}`}
+        />
+      )}
 
       <section className="card" aria-labelledby="revoke-title">
         <h2 id="revoke-title">Revoke access</h2>
