@@ -13,7 +13,9 @@ import { QUERY_RULES } from '../contract/query';
 import { problemSchema } from '../operations/problems';
 import { allOperations } from '../operations/registry';
 import { RATE_LIMIT } from '../contract/limits';
-import { RATE_LIMIT_POLICY_NAME } from '../ratelimit/limiter';
+import { RATE_LIMIT_POLICY_NAMES } from '../ratelimit/limiter';
+
+const RATE_LIMIT_POLICY_NAME = RATE_LIMIT_POLICY_NAMES.data;
 import { curlSample, errorExample, noParametersExample, parameterExample, responseExample } from './examples';
 
 export type JsonSchema = Record<string, unknown>;

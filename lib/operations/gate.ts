@@ -105,7 +105,7 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
     // batch must not cost the limiter a round trip per call.
     const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
     const last = decisions.at(-1)!;
-    headers = { ...headers, ...rateLimitHeaders(last) };
+    headers = { ...headers, ...rateLimitHeaders(last, window) };
     if (!auth) {
       if (!last.allowed) return logged(problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`), headers));
       return logged(problemResponse(toApiError(authFailure, requestId), headers));

@@ -1,5 +1,5 @@
 // What every limiter answers, and the headers that carry the answer on every /api/v1 response.
-import { RATE_LIMIT } from '../contract/limits';
+import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -21,24 +21,27 @@ export interface Limiter {
 }
 
 /**
- * The policy's name in the standard fields. The IETF draft "RateLimit header fields for HTTP"
+ * Each window's policy name in the standard fields. The IETF draft "RateLimit header fields for HTTP"
  * (draft-ietf-httpapi-ratelimit-headers-10) writes both fields as Structured Field lists of items
  * named by a String: `RateLimit-Policy` states the policy (`q` requests per `w` seconds) and stays the
- * same on every answer; `RateLimit` says what is left of it now (`r` requests, `t` seconds until the
- * window resets).
+ * same on every answer counted in that window; `RateLimit` says what is left of it now (`r` requests,
+ * `t` seconds until the window resets). The MCP protocol messages count in a policy of their own, so a
+ * client never sees one name with two quotas.
  */
-export const RATE_LIMIT_POLICY_NAME = 'default';
+export const RATE_LIMIT_POLICY_NAMES: Record<RateLimitWindow, string> = { data: 'default', protocol: 'protocol' };
 
-export function rateLimitHeaders(decision: RateLimitDecision, now = Date.now()): Record<string, string> {
+export function rateLimitHeaders(decision: RateLimitDecision, window: RateLimitWindow = 'data', now = Date.now()): Record<string, string> {
   const remaining = Math.max(0, decision.remaining);
+  const { windowSeconds } = RATE_LIMITS[window];
+  const policy = RATE_LIMIT_POLICY_NAMES[window];
   // Whole seconds within the window: a window that has just ended reads 0, never a negative number.
-  const secondsLeft = Math.min(RATE_LIMIT.windowSeconds, Math.max(0, Math.ceil((decision.resetAt - now) / 1000)));
+  const secondsLeft = Math.min(windowSeconds, Math.max(0, Math.ceil((decision.resetAt - now) / 1000)));
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(remaining),
     'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
-    'RateLimit-Policy': `"${RATE_LIMIT_POLICY_NAME}";q=${decision.limit};w=${RATE_LIMIT.windowSeconds}`,
-    RateLimit: `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${secondsLeft}`,
+    'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${windowSeconds}`,
+    RateLimit: `"${policy}";r=${remaining};t=${secondsLeft}`,
   };
   // Whole seconds, at least 1: a client that waits that long is in the next window.
   if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.resetAt - now) / 1000)));

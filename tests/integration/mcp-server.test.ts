@@ -446,6 +446,9 @@ describe('rate limit', () => {
     );
     expect(initialize.status).toBe(200);
     expect(window(initialize)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 1)]);
+    // The standard fields name the protocol window as a policy of its own.
+    expect(initialize.headers.get('ratelimit-policy')).toBe(`"protocol";q=${PROTOCOL_RATE_LIMIT.limit};w=${PROTOCOL_RATE_LIMIT.windowSeconds}`);
+    expect(initialize.headers.get('ratelimit')).toMatch(new RegExp(`^"protocol";r=${PROTOCOL_RATE_LIMIT.limit - 1};t=([0-9]|[1-5][0-9]|60)$`));
     const initialized = await postRpc(server.origin, { jsonrpc: '2.0', method: 'notifications/initialized' }, { token: connecting });
     expect(initialized.status).toBe(202);
     expect(window(initialized)).toEqual([String(PROTOCOL_RATE_LIMIT.limit), String(PROTOCOL_RATE_LIMIT.limit - 2)]);
@@ -461,6 +464,7 @@ describe('rate limit', () => {
     // None of that touched the data window: the first tool call is its first unit, and REST shares it.
     const call = await postRpc(server.origin, toolCall(6, 'list_clients'), { token: connecting });
     expect(window(call)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 1)]);
+    expect(call.headers.get('ratelimit-policy')).toBe(`"default";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`);
     const viaRest = await server.request('/api/v1/clients', { key: connecting });
     expect(window(viaRest)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 2)]);
   });

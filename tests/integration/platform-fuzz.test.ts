@@ -393,8 +393,9 @@ function judge(name: string, value: string, property: Property, world: World): V
   if (property.enum) return property.enum.includes(value) ? 'valid' : {};
   if (property.format === 'uuid') return RFC_UUID.test(value) ? 'valid' : HEX_UUID.test(value) ? 'unsure' : {};
   if (property.type === 'integer') {
-    const message = `must be a whole number from 1 to ${property.maximum}`;
-    const inRange = (n: number) => Number.isInteger(n) && n >= (property.minimum ?? 1) && n <= property.maximum!;
+    const minimum = property.minimum ?? 1;
+    const message = `must be a whole number from ${minimum} to ${property.maximum}`;
+    const inRange = (n: number) => Number.isInteger(n) && n >= minimum && n <= property.maximum!;
     if (/^\d+$/.test(value)) return inRange(Number(value)) ? 'valid' : { message };
     // Other spellings JavaScript reads as numbers (`0x10`, `1e2`, ` 5`): the parser's reading decides.
     return inRange(Number(value)) ? 'unsure' : { message };

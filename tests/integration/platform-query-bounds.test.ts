@@ -145,7 +145,7 @@ describe('finding 4: days the database cannot hold are outside the window, on ev
 describe('finding 5: a control character in any parameter of any endpoint is a 400 naming it', () => {
   /** Valid values for every parameter, so that the control character is the query's only problem. */
   function validQuery(operation: Operation): Record<string, string> {
-    const values: Record<string, string> = { from: '2026-06-01', to: '2026-06-30', level: 'campaign', entityId: campaignId, campaignId, compare: 'none', limit: '5' };
+    const values: Record<string, string> = { from: '2026-06-01', to: '2026-06-30', level: 'campaign', entityId: campaignId, campaignId, compare: 'none', limit: '5', offset: '0', granularity: 'week' };
     return Object.fromEntries(Object.keys(operation.query.shape).map((name) => [name, values[name] ?? '00000000-0000-4000-8000-000000000000']));
   }
 

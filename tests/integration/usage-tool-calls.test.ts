@@ -37,7 +37,7 @@ describe('tool-call records', () => {
     expect(counts.byGrant.get(grant.grantId)).toEqual({ calls: 1, lastCallAt: at(3) });
     expect(counts.byKey.has(foreign.keyId)).toBe(false);
 
-    const recent = (await recentToolCalls(main.id, 50)).filter((call) => call.caller === name || call.callerKind === 'oauth_grant');
+    const recent = (await recentToolCalls(main.id, 50)).filter((call) => call.caller === name || call.caller === 'Client (revoked)');
     expect(recent.slice(0, 3)).toEqual([
       { at: at(3), tool: 'list_ad_entities', caller: 'Client (revoked)', callerKind: 'oauth_grant', rows: null, durationMs: 3, outcome: 'validation_failed' },
       { at: at(2), tool: 'get_ads_overview', caller: name, callerKind: 'api_key', rows: 1, durationMs: 40, outcome: 'ok' },

@@ -42,14 +42,14 @@ describe('memoryLimiter', () => {
 
 describe('rateLimitHeaders', () => {
   it('gives unix seconds for the reset, never a negative remaining, and Retry-After only when refused', () => {
-    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 5, resetAt: 1_800_000_000_000 }, 1_800_000_000_000 - 41_200)).toEqual({
+    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 5, resetAt: 1_800_000_000_000 }, 'data', 1_800_000_000_000 - 41_200)).toEqual({
       'X-RateLimit-Limit': '60',
       'X-RateLimit-Remaining': '5',
       'X-RateLimit-Reset': '1800000000',
       'RateLimit-Policy': '"default";q=60;w=60',
       RateLimit: '"default";r=5;t=42',
     });
-    expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: -3, resetAt: 1_800_000_000_000 }, 1_800_000_000_000 - 12_300)).toEqual({
+    expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: -3, resetAt: 1_800_000_000_000 }, 'data', 1_800_000_000_000 - 12_300)).toEqual({
       'X-RateLimit-Limit': '60',
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Reset': '1800000000',
@@ -57,9 +57,15 @@ describe('rateLimitHeaders', () => {
       RateLimit: '"default";r=0;t=13',
       'Retry-After': '13',
     });
-    expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: 0, resetAt: 1_000 }, 1_000)['Retry-After']).toBe('1');
+    expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: 0, resetAt: 1_000 }, 'data', 1_000)['Retry-After']).toBe('1');
     // The standard field's reset stays within the window: 0 when it has just ended, never negative.
-    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 0, resetAt: 1_000 }, 5_000).RateLimit).toBe('"default";r=0;t=0');
+    expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 0, resetAt: 1_000 }, 'data', 5_000).RateLimit).toBe('"default";r=0;t=0');
+  });
+
+  it('names the MCP protocol window as a policy of its own', () => {
+    const headers = rateLimitHeaders({ allowed: true, limit: 300, remaining: 299, resetAt: 1_800_000_000_000 }, 'protocol', 1_800_000_000_000 - 59_500);
+    expect(headers['RateLimit-Policy']).toBe('"protocol";q=300;w=60');
+    expect(headers.RateLimit).toBe('"protocol";r=299;t=60');
   });
 });
 
