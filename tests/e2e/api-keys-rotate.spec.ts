@@ -138,7 +138,7 @@ test('a key is renamed and given a note; a bad note is explained in the dialog; 
   await edit.getByLabel('Note (optional)').fill('Runs the Monday report on the reporting server.');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toBeHidden();
-  await expect(row.locator('td[data-label="Name"]')).toHaveText(`Looker Studio${prefix}…Runs the Monday report on the reporting server.`);
+  await expect(row.locator('td[data-label="Name"]')).toHaveText(`Looker Studio${prefix}…Runs the Monday report on the reporting server.Requests and usage`);
   expect(await keyRow(key)).toMatchObject({ name: 'Looker Studio', note: 'Runs the Monday report on the reporting server.' });
   await expect(page.locator('.activity li').first()).toContainText(`${admin.userName} edited the key Looker Studio (${prefix}…), formerly Unnamed bot`);
   const [event] = await query<{ actor_id: string; details: unknown }>("SELECT actor_id, details FROM audit_events WHERE target_id = $1 AND action = 'api_key.updated'", [id]);

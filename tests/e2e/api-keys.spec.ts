@@ -63,7 +63,7 @@ test('an admin creates a restricted key, copies it, uses it, revokes it, and it 
 
   // The list row and the activity entry.
   const row = page.locator(`tr[data-key-id="${stored!.id}"]`);
-  await expect(row.locator('td[data-label="Name"]')).toHaveText(`Reporting bot${stored!.prefix}…`);
+  await expect(row.locator('td[data-label="Name"]')).toHaveText(`Reporting bot${stored!.prefix}…Requests and usage`);
   await expect(row.locator('td[data-label="Scopes"]')).toHaveText('ads:readsocial:read');
   await expect(row.locator('td[data-label="Clients"]')).toHaveText(expected.map((c) => c.name).join(', '));
   await expect(row.locator('td[data-label="Created"]')).toContainText(`by ${admin.userName}`);

@@ -176,7 +176,11 @@ test('a refused form shows the "Not allowed" page with status 403', async ({ pag
   await signIn(page, ADMIN.email);
   const keyId = await createKey(page, 'Target of a stale form');
   // As if the page had been opened by another session: its token no longer matches.
-  await page.locator(`tr[data-key-id="${keyId}"] input[name="csrf_token"]`).evaluate((input: HTMLInputElement) => (input.value = 'stale'));
+  await page
+    .locator(`tr[data-key-id="${keyId}"]`)
+    .getByLabel('Revoke “Target of a stale form”?')
+    .locator('input[name="csrf_token"]')
+    .evaluate((input: HTMLInputElement) => (input.value = 'stale'));
   const answered = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/settings/api-keys');
   const { result: response, log } = await loggedDuring(async () => {
     await confirmRevoke(page, 'Target of a stale form')();
