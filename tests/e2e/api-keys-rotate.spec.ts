@@ -145,7 +145,7 @@ test('a key is renamed and given a note; a bad note is explained in the dialog; 
   expect(event).toEqual({ actor_id: admin.userId, details: { name: 'Looker Studio', prefix, previousName: 'Unnamed bot', noteChanged: true } });
   // The filter finds a key by its note.
   await page.getByLabel('Filter keys').fill('monday report');
-  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await expect(page.locator('.key-table tbody tr')).toHaveCount(1);
   await expectAxeClean(page);
 });
