@@ -9,7 +9,7 @@ export const keyDescriptionSchema = z
     id: z.string().describe('The key’s id.'),
     name: z.string(),
     prefix: z.string().describe('The first characters of the key, to tell keys apart.'),
-    expiresAt: timestamp.nullable().describe('When the key stops working; null: never.'),
+    expiresAt: timestamp.nullable().describe('When the key stops working: its expiry, or the end of its rotation overlap (after a rotation) if that comes first; null: never.'),
   })
   .strict();
 

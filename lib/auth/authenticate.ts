@@ -65,6 +65,12 @@ const KEY_LOOKUP = `
     JOIN organizations o ON o.id = k.org_id
    WHERE k.hash = $1`;
 
+/** When a key stops working: its expiry, or the end of its rotation overlap if that comes first. */
+function stopsAt(expiresAt: Date | null, retiresAt: Date | null): Date | null {
+  if (!expiresAt || !retiresAt) return expiresAt ?? retiresAt;
+  return expiresAt < retiresAt ? expiresAt : retiresAt;
+}
+
 /** Returns the credential's context or throws 401 `unauthorized`. */
 export async function authenticate(request: Request): Promise<ApiKeyContext> {
   await refuseKeyOutsideHeader(request);
@@ -88,7 +94,7 @@ export async function authenticate(request: Request): Promise<ApiKeyContext> {
     keyId: row.id,
     keyName: row.name,
     keyPrefix: row.prefix,
-    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
+    expiresAt: stopsAt(row.expires_at, row.retires_at)?.toISOString() ?? null,
     orgId: row.org_id,
     orgName: row.org_name,
     scopes: row.scopes.filter(isScope),

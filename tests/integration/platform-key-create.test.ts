@@ -147,11 +147,21 @@ describe('key:create --rotate', () => {
       details: { name: 'Looker', prefix: successor.prefix, rotatedFromId: old.id, rotatedFromPrefix: old.prefix, retiresAt: retired.retires_at!.toISOString(), createdVia: 'cli' },
     });
 
-    // During the overlap both keys read the same clients.
-    for (const key of [oldKey, newKey]) {
-      const me = await expectContract<{ data: { clientIds: string[] } }>(meOperation, await api('/api/v1/me', { key }));
+    // During the overlap both keys read the same clients, and each says when it stops working: the
+    // old one when the overlap ends, the successor at the expiry they share.
+    for (const [key, stopsAt] of [
+      [oldKey, retired.retires_at!],
+      [newKey, expiresAt],
+    ] as const) {
+      const me = await expectContract<{ data: { clientIds: string[]; key: { expiresAt: string | null } } }>(meOperation, await api('/api/v1/me', { key }));
       expect(me.data.clientIds).toEqual([...clients].sort());
+      expect(me.data.key.expiresAt).toBe(stopsAt.toISOString());
     }
+    // An expiry that comes before the overlap's end is when the old key stops.
+    const soon = new Date(overlapEnds - 60_000);
+    await sql('UPDATE api_keys SET expires_at = $2 WHERE id = $1', [old.id, soon]);
+    const meOld = await expectContract<{ data: { key: { expiresAt: string | null } } }>(meOperation, await api('/api/v1/me', { key: oldKey }));
+    expect(meOld.data.key.expiresAt).toBe(soon.toISOString());
     // The overlap over: the old key gets the 401 of an unknown key, word for word.
     await sql("UPDATE api_keys SET retires_at = now() - interval '1 second' WHERE id = $1", [old.id]);
     const refused = await api('/api/v1/me', { key: oldKey });
