@@ -296,7 +296,14 @@ describe('registration', () => {
       statuses.push(response.status);
       if (response.status === 429) {
         expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'too many registrations from this address; try again later' });
-        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        const retryAfter = Number(response.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        // The standard fields beside the X-RateLimit-* ones, as on the API's own 429s.
+        expect(response.headers.get('x-ratelimit-limit')).toBe('60');
+        expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+        expect(response.headers.get('ratelimit-policy')).toBe('"default";q=60;w=60');
+        expect(response.headers.get('ratelimit')).toMatch(/^"default";r=0;t=([0-9]|[1-5][0-9]|60)$/);
       }
     }
     expect(statuses.slice(0, 60).every((status) => status === 201)).toBe(true);
