@@ -1,5 +1,5 @@
 // npm run bench:request-log [-- --no-build] [-- --requests 20000] [-- --rounds 4] [-- --in-process-only]
-// What the request log costs a request (docs/performance/round-12.md): two production servers on the
+// What the request log costs a request (docs/performance/round-12-request-log.md): two production servers on the
 // same build and database, one with REQUEST_LOG=on (the default) and one with REQUEST_LOG=off, loaded
 // in alternating rounds with the same requests (autocannon at c=8, as the bench does), so that the
 // machine's background load weighs on both alike. Cases: /api/v1/me (the smallest answer, where a
