@@ -109,6 +109,14 @@ function expectAlternating(instances: string[]): void {
   for (let index = 1; index < instances.length; index += 1) expect(instances[index], `request ${index}`).not.toBe(instances[index - 1]);
 }
 
+/** A failed sign-in through the balancer from `address`: its form message and the instance that answered. */
+async function failedSignIn(fields: [string, string][], email: string, password: string, address: string) {
+  const response = await postSignIn(cluster.url, { fields, email, password, localAddress: address });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('set-cookie')).toBeNull();
+  return { alert: signInAlert(await response.text()), instance: response.headers.get(INSTANCE)! };
+}
+
 describe('one key, limited once across the instances', () => {
   it(`75 requests spread over both instances: exactly ${RATE_LIMIT.limit} answered, 15 refused with 429, the headers of one window`, async () => {
     const key = await demoKey('cluster rate limit');
@@ -216,14 +224,6 @@ describe('OAuth across instances', () => {
 });
 
 describe('limits on sign-in and registration count across instances', () => {
-  /** A failed sign-in through the balancer from `address`: its form message and the instance that answered. */
-  async function failedSignIn(fields: [string, string][], email: string, password: string, address: string) {
-    const response = await postSignIn(cluster.url, { fields, email, password, localAddress: address });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('set-cookie')).toBeNull();
-    return { alert: signInAlert(await response.text()), instance: response.headers.get(INSTANCE)! };
-  }
-
   it(`${SIGN_IN_RULES.accountAddress.maxFailures} failures on one account from one address over both instances refuse the next attempt, as on one instance`, async () => {
     const fields = await signInActionFields(cluster.url);
     const failures = [];
@@ -346,7 +346,7 @@ describe('the replica lagging, then down', () => {
 });
 
 describe('Redis down, then back', () => {
-  it('every instance serves with limits of its own and says so; with Redis back the limit is shared again; never a 5xx', async () => {
+  it('every instance serves and signs in with limits and a throttle of its own, and says so; with Redis back the limit is shared again; never a 5xx', async () => {
     const statuses: number[] = [];
     const call = async (key: string) => {
       const response = await get('/api/v1/me', key);
@@ -370,6 +370,23 @@ describe('Redis down, then back', () => {
       );
       for (const instance of cluster.instances) {
         expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash unreachable \([^\n]*\); counting limits in-process until it answers again\.$/m);
+      }
+
+      // The sign-in throttle counts in-process too: the right password signs in, and failures on one
+      // account from one address are refused once each instance has counted its own limit of them.
+      const fields = await signInActionFields(cluster.url);
+      const signedIn = await postSignIn(cluster.url, { fields, email: 'member@demo.agency', password: PASSWORD, localAddress: '127.0.0.34' });
+      statuses.push(signedIn.status);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('set-cookie')).toMatch(/^metrics_session=[A-Za-z0-9_-]{43};/);
+      const { maxFailures } = SIGN_IN_RULES.accountAddress;
+      const failures = [];
+      for (let i = 0; i < cluster.instances.length * maxFailures; i += 1) failures.push(await failedSignIn(fields, 'admin@other.agency', `wrong-${i}`, '127.0.0.35'));
+      expect(failures.map(({ alert }) => alert)).toEqual(failures.map(() => WRONG));
+      expectAlternating(failures.map(({ instance }) => instance));
+      for (let i = 0; i < cluster.instances.length; i += 1) expect((await failedSignIn(fields, 'admin@other.agency', PASSWORD, '127.0.0.35')).alert).toMatch(THROTTLED);
+      for (const instance of cluster.instances) {
+        expect(logOf(instance)).toMatch(/^\[sign-in throttle\] [^\n]*upstash unreachable \([^\n]*\); counting failures in-process until it answers again\.$/m);
       }
     } finally {
       await cluster.startRedis();
