@@ -80,11 +80,11 @@ export function batchQueue<Row>(options: BatchQueueOptions<Row>): BatchQueue<Row
         if (queue.dropped === 0) console.warn(`[${name}] the database is not keeping up; dropping the oldest unwritten ${records}`);
         queue.dropped += excess;
       }
-      // A flush under way writes what arrives meanwhile too (it runs until the queue is empty): starting
-      // another for each record pushed while the database is slow would pile up waiting flushes.
-      if (options.flushWhenFull && queue.pending.length >= options.batchSize) {
-        if (!queue.flushing) void flush();
-      }
+      // A full batch is written at once, unless a flush is under way: that one writes what arrives
+      // meanwhile too (it runs until the queue is empty), and starting another for each record pushed
+      // while the database is slow would pile up waiting flushes. The timer still stands behind it.
+      const full = options.flushWhenFull && queue.pending.length >= options.batchSize;
+      if (full && !queue.flushing) void flush();
       else if (!queue.timer) {
         queue.timer = setTimeout(() => void flush(), options.flushAfterMs);
         queue.timer.unref();

@@ -45,6 +45,34 @@ describe('batchQueue', () => {
     expect(afterFlush.mock.calls.length).toBeLessThanOrEqual(2);
   });
 
+  it('writes a record that fills a batch while a flush is finishing within flushAfterMs', async () => {
+    vi.useFakeTimers();
+    try {
+      const written: number[][] = [];
+      let finishFlush: () => void = () => {};
+      const finishing = new Promise<void>((resolve) => (finishFlush = resolve));
+      const queue = batchQueue<number>({
+        name: uniqueName(),
+        records: 'numbers',
+        flushAfterMs: 1_000,
+        batchSize: 1,
+        maxPending: 100,
+        flushWhenFull: true,
+        write: async (rows) => void written.push(rows),
+        afterFlush: () => finishing,
+      });
+      queue.push(1);
+      await vi.advanceTimersByTimeAsync(0);
+      // The first flush has written its batch and is still at its last step when the next record comes.
+      queue.push(2);
+      finishFlush();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(written).toEqual([[1], [2]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('writes what is pushed within flushAfterMs, without a full batch', async () => {
     vi.useFakeTimers();
     try {
