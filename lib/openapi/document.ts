@@ -14,9 +14,10 @@ import { problemSchema } from '../operations/problems';
 import { allOperations } from '../operations/registry';
 import { RATE_LIMIT } from '../contract/limits';
 import { RATE_LIMIT_POLICY_NAMES } from '../ratelimit/limiter';
-
-const RATE_LIMIT_POLICY_NAME = RATE_LIMIT_POLICY_NAMES.data;
 import { curlSample, errorExample, noParametersExample, parameterExample, responseExample } from './examples';
+
+/** Every /api/v1 request counts in the data window (the MCP protocol window is not in this document). */
+const RATE_LIMIT_POLICY_NAME = RATE_LIMIT_POLICY_NAMES.data;
 
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & {
