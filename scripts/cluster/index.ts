@@ -62,8 +62,8 @@ export interface Cluster {
   poolerUrl: string | null;
   redisUrl: string;
   upstash: { url: string; token: string };
-  /** Every process started, in the order of their start. */
-  processes: { name: string; pid: number }[];
+  /** Every process started, in the order of their start, each with its current id (a restarted one's new id). */
+  readonly processes: { name: string; pid: number }[];
   logDir: string;
   /** Seconds from the call to a cluster answering through the balancer. */
   startupSeconds: number;
@@ -208,7 +208,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       poolerUrl,
       redisUrl: redis.url,
       upstash: { url: upstash.url, token: upstash.token },
-      processes: supervisor.services.map(({ name, pid }) => ({ name, pid })),
+      get processes() {
+        return supervisor.services.map(({ name, pid }) => ({ name, pid }));
+      },
       logDir: supervisor.logDir,
       startupSeconds,
       stop: () => supervisor.stopAll(),

@@ -1,26 +1,53 @@
-// The cluster of `npm run demo:cluster`, started by the same code (scripts/cluster) with two instances
-// on the tests' build and the tiny demo data, in a folder of its own: HAProxy sends requests to each
-// instance in turn, the instances see the client address HAProxy saw (not one a caller wrote) and
-// count one rate limit between them in the cluster's Redis, a row written on the primary streams to
-// the read-only replica, PgBouncer in transaction mode reaches the primary, and stop() ends every
-// process the cluster started, their children included.
+// The service as `npm run demo:cluster` runs it, started once by the same code (scripts/cluster) with
+// two instances on the tests' build and the tiny demo data, in a folder of its own: one cluster for
+// every test here, since starting one takes most of a minute.
+//
+// The pieces: HAProxy sends requests to each instance in turn, the instances see the client address
+// HAProxy saw (not one a caller wrote) and count one rate limit between them in the cluster's Redis, a
+// row written on the primary streams to the read-only replica, PgBouncer in transaction mode reaches
+// the primary, and stop() ends every process the cluster started, their children included.
+//
+// What a user sees of it: every request goes through the balancer, which answers each one from the
+// other instance than the last (round robin) and names it in X-Cluster-Instance. One key's rate limit,
+// an OAuth sign-in and its refresh tokens, the sign-in throttle and the registration limit behave as
+// on one instance; a write on the primary changes every instance's next answer; a revocation holds
+// while the replica lags, and every endpoint answers while it is down; Redis down means per-instance
+// limits and no error, Redis back shared limits again; and an instance stopped under load loses no
+// request. The pieces come first, then the outages, then the instance stop, and stop() last.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
-import { startCluster, type Cluster } from '../../scripts/cluster';
+import { SCOPES } from '@/lib/contract/scopes';
+import { SIGN_IN_RULES } from '@/lib/session/throttle';
+import { RETRY_PRIMARY_AFTER_MS } from '@/lib/ratelimit/fallback';
+import { startCluster, type Cluster, type ClusterInstance } from '../../scripts/cluster';
 import { startPgBouncer } from '../../scripts/cluster/pgbouncer';
 import { withClient } from '../../scripts/cluster/postgres';
 import { isAlive, requireProgram, Supervisor, waitFor } from '../../scripts/cluster/processes';
 import { awayFromWindowEdge } from '../integration/platform-support';
+import { postRpc } from '../integration/mcp-support';
+import { mintKey } from '../support/api';
+import { everyOperationPath } from '../support/every-operation';
 import { ensureTestBuild, TEST_DIST_DIR } from '../support/http-server';
+import { CookieJar, consentOverHttp, discover, exchangeCode, authorizationUrl, oauthError, postRefresh, refresh, register } from '../support/oauth-flow';
+import { rawRequest } from '../support/raw-request';
+import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
+
+const INSTANCE = 'x-cluster-instance';
+const PASSWORD = 'demo-password';
+const WRONG = 'That email and password do not match an account.';
+const THROTTLED = /^Too many failed sign-in attempts from your network\. Wait 1[45] minutes and try again\.$/;
+const REDIRECT = 'http://127.0.0.1:9/callback';
 
 let dir: string;
 let cluster: Cluster;
 const logs: string[] = [];
+let demoOrg: string;
+const saved = { ...process.env };
 
 beforeAll(async () => {
   await ensureTestBuild();
@@ -29,12 +56,78 @@ beforeAll(async () => {
   chmodSync(dir, 0o755);
   cluster = await startCluster({ instances: 2, dir, scale: 'tiny', distDir: TEST_DIST_DIR, log: (line) => logs.push(line) });
   console.info(`cluster of 2 instances (tiny data, fresh folder) started in ${cluster.startupSeconds.toFixed(1)} s`);
+  // Keys and sessions are written where the instances read them: lib/db reads this when it first connects.
+  process.env.DATABASE_URL = cluster.primaryUrl;
+  demoOrg = await onPrimary(async (client) => (await client.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'demo-agency'`)).rows[0]!.id);
 }, 600_000);
 
 afterAll(async () => {
+  const { closeDb } = await import('@/lib/db');
+  await closeDb();
+  process.env = saved;
   await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  // KEEP_CLUSTER_DIR=1 keeps the folder, with every process's log, to look into a failure.
+  if (dir && !process.env.KEEP_CLUSTER_DIR) rmSync(dir, { recursive: true, force: true });
+  else if (dir) console.info(`the cluster's folder, logs included: ${dir}`);
 });
+
+const onPrimary = <T>(work: Parameters<typeof withClient<T>>[1]) => withClient(cluster.primaryUrl, work);
+
+/** A key of the demo organisation with every scope, minted on the primary. */
+const demoKey = (name: string) => mintKey({ orgId: demoOrg, scopes: [...SCOPES], name });
+
+/** A GET through the balancer (or `origin`), with `key` when given. */
+function get(pathAndQuery: string, key?: string, origin = cluster.url): Promise<Response> {
+  return fetch(`${origin}${pathAndQuery}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+}
+
+/** Every origin a request can reach an instance by: each instance directly, and the balancer once per instance. */
+const everyWay = () => [...cluster.instances.map((instance) => instance.url), ...cluster.instances.map(() => cluster.url)];
+
+type Readiness = { status: string; checks: { replica: { state: string; reason?: string }; rateLimiter: { backend: string; state: string; counting: string } } };
+
+async function readiness(instance: ClusterInstance): Promise<Readiness> {
+  const response = await fetch(`${instance.url}/api/health/ready`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Readiness;
+}
+
+/** Polls every instance's readiness (a check stands for a second) until `done` holds for each. */
+async function everyInstanceReady(what: string, done: (body: Readiness) => boolean): Promise<void> {
+  for (const instance of cluster.instances) {
+    await waitFor(`instance ${instance.id}'s readiness to show ${what}`, async () => (done(await readiness(instance)) ? true : undefined), { timeoutMs: 30_000 });
+  }
+}
+
+const logOf = (instance: ClusterInstance) => readFileSync(instance.logFile, 'utf8');
+
+/** Records which instance answered each fetch() through the balancer (helpers and oauth4webapi included). */
+function recordInstances(): { served: { request: string; instance: string }[]; stop(): void } {
+  const served: { request: string; instance: string }[] = [];
+  const realFetch = globalThis.fetch;
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const response = await realFetch(input, init);
+    const instance = response.headers.get(INSTANCE);
+    const request = new Request(input, init);
+    if (instance) served.push({ request: `${request.method} ${new URL(request.url).pathname}`, instance });
+    return response;
+  });
+  return { served, stop: () => spy.mockRestore() };
+}
+
+/** Each answer from the other instance than the one before. */
+function expectAlternating(instances: string[]): void {
+  expect(new Set(instances)).toEqual(new Set(['i1', 'i2']));
+  for (let index = 1; index < instances.length; index += 1) expect(instances[index], `request ${index}`).not.toBe(instances[index - 1]);
+}
+
+/** A failed sign-in through the balancer from `address`: its form message and the instance that answered. */
+async function failedSignIn(fields: [string, string][], email: string, password: string, address: string) {
+  const response = await postSignIn(cluster.url, { fields, email, password, localAddress: address });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('set-cookie')).toBeNull();
+  return { alert: signInAlert(await response.text()), instance: response.headers.get(INSTANCE)! };
+}
 
 /** The row, once the replica has it (streaming is asynchronous: it lags by a moment). */
 function replicated(table: string, token: string): Promise<string> {
@@ -152,9 +245,345 @@ describe('the cluster (npm run demo:cluster)', () => {
     }
     expect(supervisor.services.map((service) => [service.name, service.exitStatus()])).toEqual([['pgbouncer', '0']]);
   });
+});
 
+describe('one key, limited once across the instances', () => {
+  it(`75 requests spread over both instances: exactly ${RATE_LIMIT.limit} answered, 15 refused with 429, the headers of one window`, async () => {
+    const key = await demoKey('cluster rate limit');
+    await awayFromWindowEdge(15_000);
+    const answers: Response[] = [];
+    // Five at a time: spread over the instances, and in flight together.
+    for (let batch = 0; batch < 15; batch += 1) answers.push(...(await Promise.all(Array.from({ length: 5 }, () => get('/api/v1/me', key)))));
+    const statuses = answers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(75 - RATE_LIMIT.limit);
+    const header = (name: string) => answers.map((response) => response.headers.get(name));
+    expect(new Set(header('x-ratelimit-limit'))).toEqual(new Set([String(RATE_LIMIT.limit)]));
+    expect(new Set(header('x-ratelimit-reset')).size).toBe(1);
+    // Counted once each, in one window: the answered ones left 59, 58, … 0 (whatever the order they came back in).
+    const remaining = answers.filter((response) => response.status === 200).map((response) => Number(response.headers.get('x-ratelimit-remaining')));
+    expect(remaining.sort((a, b) => b - a)).toEqual(Array.from({ length: RATE_LIMIT.limit }, (_, index) => RATE_LIMIT.limit - 1 - index));
+    for (const refused of answers.filter((response) => response.status === 429)) {
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(RATE_LIMIT.windowSeconds);
+    }
+    for (const answered of answers.filter((response) => response.status === 200)) expect(answered.headers.get('retry-after')).toBeNull();
+    const served = header(INSTANCE);
+    expect(served.filter((instance) => instance === 'i1').length).toBeGreaterThanOrEqual(30);
+    expect(served.filter((instance) => instance === 'i2').length).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('OAuth across instances', () => {
+  it('a sign-in whose sign-in, authorize, consent, resume and token requests each land on the other instance works', async () => {
+    const as = await discover(cluster.url);
+    const client = await register(as, { client_name: 'Cluster client', redirect_uris: [REDIRECT] });
+    const fields = await signInActionFields(cluster.url);
+    const signedIn = await postSignIn(cluster.url, { fields, email: 'admin@demo.agency', password: PASSWORD, localAddress: '127.0.0.1' });
+    expect(signedIn.status).toBe(303);
+    const session = signedIn.headers.get('set-cookie')!.match(/^metrics_session=([A-Za-z0-9_-]{43});/)![1]!;
+
+    const recorder = recordInstances();
+    try {
+      const start = await authorizationUrl(as, client.client_id, REDIRECT);
+      const callback = await consentOverHttp(cluster.url, new CookieJar(), session, start.url, { decision: 'allow', orgId: demoOrg });
+      const tokens = await exchangeCode(as, client, callback, start, REDIRECT);
+      expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'ads:read social:read' });
+      const listed = await postRpc(cluster.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: tokens.access_token });
+      expect(listed.status).toBe(200);
+      expect(recorder.served.map(({ request }) => request)).toEqual([
+        'GET /oauth/authorize',
+        expect.stringMatching(/^POST \/consent\/[A-Za-z0-9_-]+\/decision$/) as unknown,
+        expect.stringMatching(/^GET \/oauth\/authorize\/[A-Za-z0-9_-]+$/) as unknown,
+        'POST /oauth/token',
+        'POST /api/mcp',
+      ]);
+      expectAlternating([signedIn.headers.get(INSTANCE)!, ...recorder.served.map(({ instance }) => instance)]);
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  /** A client with a fresh grant of the demo organisation's admin, through the balancer. */
+  async function connected() {
+    const as = await discover(cluster.url);
+    const client = await register(as, { client_name: 'Cluster client', redirect_uris: [REDIRECT] });
+    const fields = await signInActionFields(cluster.url);
+    const signedIn = await postSignIn(cluster.url, { fields, email: 'admin@demo.agency', password: PASSWORD, localAddress: '127.0.0.1' });
+    const session = signedIn.headers.get('set-cookie')!.match(/^metrics_session=([A-Za-z0-9_-]{43});/)![1]!;
+    const start = await authorizationUrl(as, client.client_id, REDIRECT);
+    const callback = await consentOverHttp(cluster.url, new CookieJar(), session, start.url, { decision: 'allow', orgId: demoOrg });
+    return { as, client, tokens: await exchangeCode(as, client, callback, start, REDIRECT) };
+  }
+
+  it('a rotated refresh token replayed on the other instance revokes the grant everywhere', async () => {
+    const { as, client, tokens } = await connected();
+    const recorder = recordInstances();
+    try {
+      const rotated = await refresh(as, client, tokens.refresh_token!);
+      const next = await refresh(as, client, rotated.refresh_token!);
+      // The first token again, after its successor was used: a replay.
+      expect(await oauthError(refresh(as, client, tokens.refresh_token!))).toBe('invalid_grant');
+      expect(await oauthError(refresh(as, client, next.refresh_token!))).toBe('invalid_grant');
+      for (const origin of cluster.instances.map(() => cluster.url)) {
+        expect((await postRpc(origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: next.access_token })).status).toBe(401);
+      }
+      expectAlternating(recorder.served.map(({ instance }) => instance));
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  it('10 parallel refreshes of one token over both instances: exactly one wins, the others are invalid_grant', async () => {
+    const { client, tokens } = await connected();
+    const recorder = recordInstances();
+    try {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => postRefresh(cluster.url, client.client_id, tokens.refresh_token!)));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+      for (const lost of answers.filter((answer) => answer.status !== 200)) {
+        expect(lost).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: { error: 'invalid_grant', error_description: 'grant request is invalid' } });
+      }
+      expect(new Set(recorder.served.map(({ instance }) => instance))).toEqual(new Set(['i1', 'i2']));
+      const winner = answers.find((answer) => answer.status === 200)!.body;
+      expect((await postRpc(cluster.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: winner.access_token as string })).status).toBe(200);
+    } finally {
+      recorder.stop();
+    }
+  });
+});
+
+describe('limits on sign-in and registration count across instances', () => {
+  it(`${SIGN_IN_RULES.accountAddress.maxFailures} failures on one account from one address over both instances refuse the next attempt, as on one instance`, async () => {
+    const fields = await signInActionFields(cluster.url);
+    const failures = [];
+    for (let i = 0; i < SIGN_IN_RULES.accountAddress.maxFailures; i += 1) failures.push(await failedSignIn(fields, 'admin@other.agency', `wrong-${i}`, '127.0.0.31'));
+    expect(failures.map(({ alert }) => alert)).toEqual(failures.map(() => WRONG));
+    expectAlternating(failures.map(({ instance }) => instance));
+    // The right password now, on either instance: refused.
+    for (let i = 0; i < 2; i += 1) expect((await failedSignIn(fields, 'admin@other.agency', PASSWORD, '127.0.0.31')).alert).toMatch(THROTTLED);
+  });
+
+  it(`${SIGN_IN_RULES.address.maxFailures} failures from one address over both instances refuse its next attempt`, async () => {
+    const fields = await signInActionFields(cluster.url);
+    const alerts = [];
+    for (let i = 0; i <= SIGN_IN_RULES.address.maxFailures; i += 1) alerts.push((await failedSignIn(fields, `guess-${i}@demo.agency`, 'wrong', '127.0.0.32')).alert);
+    expect(alerts.slice(0, -1)).toEqual(Array.from({ length: SIGN_IN_RULES.address.maxFailures }, () => WRONG));
+    expect(alerts.at(-1)).toMatch(THROTTLED);
+  });
+
+  it(`registration: ${RATE_LIMIT.limit} a minute from one address over both instances, then 429`, async () => {
+    await awayFromWindowEdge(15_000);
+    const answers: Response[] = [];
+    for (let i = 0; i <= RATE_LIMIT.limit; i += 1) {
+      answers.push(
+        await rawRequest(`${cluster.url}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          pieces: [JSON.stringify({ client_name: `Registration ${i}`, redirect_uris: [REDIRECT] })],
+          localAddress: '127.0.0.33',
+        }),
+      );
+    }
+    expect(answers.slice(0, -1).map((response) => response.status)).toEqual(Array.from({ length: RATE_LIMIT.limit }, () => 201));
+    const refused = answers.at(-1)!;
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: 'invalid_request', error_description: 'too many registrations from this address; try again later' });
+    expectAlternating(answers.map((response) => response.headers.get(INSTANCE)!));
+  });
+});
+
+describe('the synced data, read from the replica', () => {
+  /** The demo organisation's ad spend on `date` as /ads/overview answers it from `origin`. */
+  async function spendOn(date: string, key: string, origin: string): Promise<{ spend: number; etag: string }> {
+    const response = await get(`/api/v1/ads/overview?from=${date}&to=${date}`, key, origin);
+    expect(response.status).toBe(200);
+    return { spend: ((await response.json()) as { data: { kpis: { spend: number } } }).data.kpis.spend, etag: response.headers.get('etag')! };
+  }
+
+  it('a row changed on the primary, as a sync writes it, changes the next answer of every instance, directly and through the balancer', async () => {
+    const key = await demoKey('cluster data change');
+    // ctid: the row's place in the table, which names one row until it is updated.
+    const [{ date, row }] = await onPrimary(
+      async (client) =>
+        (
+          await client.query<{ date: string; row: string }>(
+            `SELECT to_char(date, 'YYYY-MM-DD') AS date, ctid::text AS row FROM ad_insights_daily
+              WHERE org_id = $1 AND level = 'account' AND spend > 0 ORDER BY date DESC LIMIT 1`,
+            [demoOrg],
+          )
+        ).rows as [{ date: string; row: string }],
+    );
+    // Twice from each way in: the second answer is the cached one.
+    const before = [];
+    for (const origin of [...everyWay(), ...everyWay()]) before.push(await spendOn(date, key, origin));
+    expect(new Set(before.map(({ spend }) => spend)).size).toBe(1);
+    expect(new Set(before.map(({ etag }) => etag)).size).toBe(1);
+
+    // The trigger on the table bumps the organisation's data version in the same transaction.
+    const versions = () => onPrimary(async (client) => (await client.query<{ sum: string }>('SELECT sum(version)::text AS sum FROM data_versions WHERE org_id = $1', [demoOrg])).rows[0]!.sum);
+    const versionBefore = await versions();
+    await onPrimary((client) => client.query('UPDATE ad_insights_daily SET spend = spend + 1000 WHERE ctid = $1::tid', [row]));
+    expect(BigInt(await versions())).toBeGreaterThan(BigInt(versionBefore));
+    await cluster.replicaCaughtUp();
+
+    for (const origin of everyWay()) {
+      const after = await spendOn(date, key, origin);
+      expect(after.spend, origin).toBeCloseTo(before[0]!.spend + 1000, 2);
+      expect(after.etag).not.toBe(before[0]!.etag);
+    }
+  });
+});
+
+describe('the replica lagging, then down', () => {
+  it('with the replay paused, a key revoked on the primary is refused on the next call of every instance', async () => {
+    const key = await demoKey('cluster revoked');
+    await everyInstanceReady('the replica in use', (body) => body.checks.replica.state === 'used');
+    for (const origin of everyWay()) expect((await get('/api/v1/clients', key, origin)).status).toBe(200);
+    await cluster.pauseReplicaReplay(true);
+    try {
+      await onPrimary((client) => client.query(`UPDATE api_keys SET revoked_at = now() WHERE name = 'cluster revoked'`));
+      for (const origin of everyWay()) {
+        const refused = await get('/api/v1/clients', key, origin);
+        expect(refused.status, origin).toBe(401);
+        expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      }
+    } finally {
+      await cluster.pauseReplicaReplay(false);
+    }
+  });
+
+  it('with the replica stopped, every endpoint answers 200 from every instance, which log that they skip it', async () => {
+    const key = await demoKey('cluster replica down');
+    const [{ to }] = await onPrimary(
+      async (client) => (await client.query<{ to: string }>(`SELECT to_char(max(date), 'YYYY-MM-DD') AS to FROM ad_insights_daily WHERE org_id = $1`, [demoOrg])).rows as [{ to: string }],
+    );
+    const paths = await everyOperationPath(cluster.primaryUrl, demoOrg, { from: `${to.slice(0, 4)}-01-01`, to });
+    await cluster.stopReplica();
+    try {
+      for (const origin of everyWay()) {
+        for (const pathAndQuery of paths) expect((await get(pathAndQuery, key, origin)).status, `${origin}${pathAndQuery}`).toBe(200);
+      }
+      await everyInstanceReady('the replica skipped', (body) => body.checks.replica.state === 'skipped' && body.status === 'degraded');
+      for (const instance of cluster.instances) {
+        expect(logOf(instance)).toMatch(/^\[db\] read replica skipped \((unreachable|a read failed)[^\n]*\): reading from the primary\.$/m);
+      }
+    } finally {
+      await cluster.startReplica();
+    }
+    await everyInstanceReady('the replica in use again', (body) => body.checks.replica.state === 'used');
+  });
+});
+
+describe('Redis down, then back', () => {
+  it('every instance serves and signs in with limits and a throttle of its own, and says so; with Redis back the limit is shared again; never a 5xx', async () => {
+    const statuses: number[] = [];
+    const call = async (key: string) => {
+      const response = await get('/api/v1/me', key);
+      statuses.push(response.status);
+      return response;
+    };
+    await cluster.stopRedis();
+    try {
+      await awayFromWindowEdge(20_000);
+      const key = await demoKey('cluster redis down');
+      // Each instance counts its own window of 60: twice as many pass through the balancer.
+      const answers = [];
+      for (let i = 0; i < 2 * RATE_LIMIT.limit + 2; i += 1) answers.push(await call(key));
+      expect(answers.slice(0, 2 * RATE_LIMIT.limit).map((response) => response.status)).toEqual(Array.from({ length: 2 * RATE_LIMIT.limit }, () => 200));
+      expect(answers.slice(-2).map((response) => response.status)).toEqual([429, 429]);
+      expect(new Set(answers.slice(-2).map((response) => response.headers.get(INSTANCE)))).toEqual(new Set(['i1', 'i2']));
+      // A readiness check stands for a second: one made just before Redis stopped may still answer.
+      await everyInstanceReady(
+        'per-instance counting',
+        (body) => body.status === 'degraded' && body.checks.rateLimiter.state === 'unreachable' && body.checks.rateLimiter.counting === 'per instance',
+      );
+      for (const instance of cluster.instances) {
+        expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash unreachable \([^\n]*\); counting limits in-process until it answers again\.$/m);
+      }
+
+      // The sign-in throttle counts in-process too: the right password signs in, and failures on one
+      // account from one address are refused once each instance has counted its own limit of them.
+      const fields = await signInActionFields(cluster.url);
+      const signedIn = await postSignIn(cluster.url, { fields, email: 'member@demo.agency', password: PASSWORD, localAddress: '127.0.0.34' });
+      statuses.push(signedIn.status);
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('set-cookie')).toMatch(/^metrics_session=[A-Za-z0-9_-]{43};/);
+      const { maxFailures } = SIGN_IN_RULES.accountAddress;
+      const failures = [];
+      for (let i = 0; i < cluster.instances.length * maxFailures; i += 1) failures.push(await failedSignIn(fields, 'admin@other.agency', `wrong-${i}`, '127.0.0.35'));
+      expect(failures.map(({ alert }) => alert)).toEqual(failures.map(() => WRONG));
+      expectAlternating(failures.map(({ instance }) => instance));
+      for (let i = 0; i < cluster.instances.length; i += 1) expect((await failedSignIn(fields, 'admin@other.agency', PASSWORD, '127.0.0.35')).alert).toMatch(THROTTLED);
+      for (const instance of cluster.instances) {
+        expect(logOf(instance)).toMatch(/^\[sign-in throttle\] [^\n]*upstash unreachable \([^\n]*\); counting failures in-process until it answers again\.$/m);
+      }
+    } finally {
+      await cluster.startRedis();
+    }
+
+    // Each instance tries Redis again RETRY_PRIMARY_AFTER_MS after its last failure.
+    await new Promise((resolve) => setTimeout(resolve, RETRY_PRIMARY_AFTER_MS));
+    const probe = await demoKey('cluster redis probe');
+    for (let i = 0; i < 2 * cluster.instances.length; i += 1) await call(probe);
+    await everyInstanceReady('shared counting', (body) => body.checks.rateLimiter.counting === 'shared' && body.status === 'ready');
+    for (const instance of cluster.instances) {
+      expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash reachable again; limits are counted there again\.$/m);
+    }
+    await awayFromWindowEdge(15_000);
+    const key = await demoKey('cluster redis back');
+    const answers = [];
+    for (let i = 0; i <= RATE_LIMIT.limit; i += 1) answers.push(await call(key));
+    expect(answers.slice(0, -1).map((response) => response.status)).toEqual(Array.from({ length: RATE_LIMIT.limit }, () => 200));
+    expect(answers.at(-1)!.status).toBe(429);
+    expect(answers.at(-1)!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  }, 120_000);
+});
+
+describe('an instance stopped under load', () => {
+  it('SIGTERM to one instance during a steady load through the balancer: no request fails, and it drains and exits 0', async () => {
+    const LOOPS = 20;
+    const LOAD_MS = 8_000;
+    // One key per loop, paced under its limit of 60 a minute: every answer should be a 200.
+    const keys = await Promise.all(Array.from({ length: LOOPS }, (_, index) => demoKey(`cluster load ${index}`)));
+    const outcomes: { status: number | string; instance: string | null }[] = [];
+    const until = Date.now() + LOAD_MS;
+    const loops = keys.map(async (key) => {
+      while (Date.now() < until) {
+        try {
+          const response = await get('/api/v1/clients', key);
+          await response.arrayBuffer();
+          outcomes.push({ status: response.status, instance: response.headers.get(INSTANCE) });
+        } catch (error) {
+          // The cause says what failed (UND_ERR_SOCKET: the connection closed unanswered).
+          const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+          outcomes.push({ status: `${(error as Error).message}: ${cause?.code ?? cause?.message}`, instance: null });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const [stopped] = await Promise.all([cluster.stopInstance('i2'), ...loops]);
+    expect(stopped).toBe('0');
+    const failed = outcomes.filter((outcome) => outcome.status !== 200);
+    expect(failed).toEqual([]);
+    // A steady load: every loop kept sending (on a quiet machine about 500 requests; under a load average of 18, 190).
+    expect(outcomes.length).toBeGreaterThan(LOOPS * 4);
+    expect(outcomes.filter((outcome) => outcome.instance === 'i2').length).toBeGreaterThan(0);
+    expect(outcomes.slice(-LOOPS).every((outcome) => outcome.instance === 'i1')).toBe(true);
+    const log = logOf(cluster.instances[1]!);
+    expect(log).toMatch(/^\[server\] draining: \d+ requests in flight, \d+ connections open\.$/m);
+    expect(log).toMatch(/^\[server\] drained in \d+ ms\.$/m);
+  }, 60_000);
+});
+
+describe('stopping the cluster', () => {
   it('stop() ends every process the cluster started, their children included, in the reverse order', async () => {
-    const tree = processTree(cluster.processes.map((process) => process.pid));
+    // Instance i2 was stopped above; every other process runs, Redis and the replica under the ids of their restart.
+    const running = cluster.processes.filter((process) => process.name !== 'instance i2');
+    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'haproxy']);
+    const tree = processTree(running.map((process) => process.pid));
     // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …).
     expect(tree.length).toBeGreaterThan(cluster.processes.length);
     expect(tree.filter(isAlive)).toEqual(tree);
