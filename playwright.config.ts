@@ -1,16 +1,16 @@
 // Browser tests on Debian's Chromium (/usr/bin/chromium; no browser is ever downloaded). The global
-// setup creates a fresh database, seeds it, builds the app into .next-e2e and starts it on port 3105.
+// setup seeds a template database and makes sure the tests' production build (.next-test) is current;
+// each worker then clones the database and starts a server of its own on a free port
+// (tests/e2e/support/fixtures.ts), so workers never share sign-ins, keys or throttles.
 import { defineConfig } from '@playwright/test';
-
-/** E2E_PORT lets two checkouts run their browser tests side by side. */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3105);
 
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './tests/e2e/support/global-setup.ts',
-  // One server and one database: tests that sign in and mint keys run one at a time.
-  workers: 1,
+  // A spec file's tests run in order in one worker; files are spread over the workers. One worker keeps
+  // half a core busy (the rest is waiting on pages, the server and the database): four fill two cores.
+  workers: 4,
   fullyParallel: false,
   forbidOnly: true,
   timeout: 60_000,
@@ -18,7 +18,6 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
-    baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

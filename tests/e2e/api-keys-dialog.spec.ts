@@ -2,7 +2,8 @@
 // the dialog says so), a copied key closes without asking, the new row stands out, a field's message
 // goes once the field is changed, a long name is not cut silently, and a revocation shows that it is
 // under way. Axe checks each new state.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
 async function createKey(page: Page, name: string): Promise<string> {

@@ -4,7 +4,8 @@
 // each action, the revoke dialog by keyboard, a key minted by `npm run key:create`, a demoted admin's
 // 403, and the filter. Axe checks each state.
 import { spawnSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
 const WIDTHS = [390, 768, 1280] as const;

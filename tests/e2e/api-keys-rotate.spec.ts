@@ -4,7 +4,8 @@
 // rotating and revoking ask for the password again once the session's sign-in is older than
 // SUDO_MAX_AGE_MINUTES (made so by moving authenticated_at back), and the server refuses without it.
 import { createHash } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, query, saveScreenshot, serverActionFields, signIn, userOrg } from './support/app';
 
 const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;

@@ -2,7 +2,8 @@
 // two clients, copies it from the show-once dialog, uses it on /api/v1/clients, revokes it, and the
 // next call is 401. Members are shown the "ask an admin" page and refused by the server.
 import { createHash } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, MEMBER, query, saveScreenshot, serverActionFields, signIn, userOrg } from './support/app';
 
 const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;

@@ -5,7 +5,8 @@
 // server that answered.
 import AxeBuilder from '@axe-core/playwright';
 import type { AxeResults } from 'axe-core';
-import { expect, test, type Page, type Response } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { saveScreenshot } from './support/app';
 
 const WIDTHS = [390, 768, 1280];

@@ -2,7 +2,8 @@
 // 1280 px every client's guide opens (one at a time), every snippet carries this server's MCP URL, each
 // Copy button puts exactly the snippet's text on the clipboard and says so, and every state is
 // axe-clean without sideways scroll. /llms.txt is plain text with this server's absolute URLs.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { clientGuides } from '../../lib/mcp/client-setup';
 import { expectAxeClean, saveScreenshot } from './support/app';
 

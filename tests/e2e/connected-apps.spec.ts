@@ -3,7 +3,8 @@
 // client (the settings pages' one chart), an admin's requests and request log of the app (a member sees
 // neither), revoking from the page, revoke all with its confirmation (and cancel), the same 404 for an app
 // outside the viewer's reach as for none, and a revoked app's past tool calls still named.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';

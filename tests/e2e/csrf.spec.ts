@@ -9,12 +9,13 @@
 // forbidden() from such a post. page-security.spec.ts covers the route the pages really use (403).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_PORT } from '../../playwright.config';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, query, serverActionFields, signIn, userOrg } from './support/app';
 import { ERROR_IN_LOG, loggedDuring } from './support/server-log';
 
-const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
+/** The origin of this worker's server (./support/fixtures.ts sets it before any test runs). */
+const appOrigin = () => process.env.APP_URL!;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -24,7 +25,7 @@ function escapeHtml(text: string): string {
 function attackerPage(fields: [string, string][]): string {
   const inputs = fields.map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
   return `<!doctype html><title>You won a prize</title>
-    <form id="f" method="POST" enctype="multipart/form-data" action="${APP_ORIGIN}/settings/api-keys">${inputs}</form>
+    <form id="f" method="POST" enctype="multipart/form-data" action="${appOrigin()}/settings/api-keys">${inputs}</form>
     <script>document.getElementById('f').submit()</script>`;
 }
 
@@ -48,7 +49,7 @@ test.afterAll(async () => {
 /** Lets the attacker's page submit its form and returns what the browser sent to the app. */
 async function visitAttacker(page: Page, fields: [string, string][]): Promise<{ origin?: string; cookie?: string; status: number; log: string }> {
   attackerHtml = attackerPage(fields);
-  const answered = page.waitForResponse((r) => r.url() === `${APP_ORIGIN}/settings/api-keys` && r.request().method() === 'POST');
+  const answered = page.waitForResponse((r) => r.url() === `${appOrigin()}/settings/api-keys` && r.request().method() === 'POST');
   const { result: response, log } = await loggedDuring(async () => {
     await page.goto(attackerOrigin);
     return answered;

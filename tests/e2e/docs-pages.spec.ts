@@ -3,7 +3,8 @@
 // not; the error codes page has the site's header, keeps code as code, shows an example problem body
 // for every code and explains its terms; the 404 page is the site's own, with a way home. Axe checks
 // each page.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ERROR_CODE_NAMES } from '../../lib/contract/errors';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, saveScreenshot } from './support/app';
 

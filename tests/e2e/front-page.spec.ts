@@ -3,7 +3,8 @@
 // another origin; it is axe-clean, every link on it answers 200, it shows the MCP URL of this server
 // (from APP_URL at start, not at build), and its favicon is served.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Response } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { saveScreenshot } from './support/app';
 
 const WIDTHS = [390, 768, 1280];

@@ -2,7 +2,7 @@
 // OAuthClientProvider and auth()) against the running server — discovery from the MCP endpoint's 401,
 // dynamic registration, PKCE, the consent screen clicked in Chromium, the code exchanged, a tool
 // called, the tokens refreshed by the SDK and a tool called again with the new ones.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -4,7 +4,8 @@
 // only), a Client ID Metadata Document served by a local https server, a `cursor://` app redirect, and
 // Deny. Token death is proved with verifyAccessToken (what the MCP door calls) and the token endpoint.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { closeDb } from '../../lib/db';
@@ -36,6 +37,8 @@ async function expectAxeClean(page: Page): Promise<void> {
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
+const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d+\/callback/;
+
 /** The URL the provider sends the browser to after the consent answer (read from the Location header). */
 async function answerConsent(page: Page, button: 'Allow' | 'Deny'): Promise<URL> {
   const resumed = page.waitForResponse((response) => /\/oauth\/authorize\/[^/]+$/.test(new URL(response.url()).pathname) && response.status() === 303);
@@ -43,7 +46,11 @@ async function answerConsent(page: Page, button: 'Allow' | 'Deny'): Promise<URL>
   // Keyboard only: the buttons are reachable and pressable without a pointer.
   await choice.focus();
   await page.keyboard.press('Enter');
-  return new URL((await resumed).headers().location!);
+  const callback = new URL((await resumed).headers().location!);
+  // The browser goes on to a loopback callback (answered by answerLoopbackCallbacks): once it is there,
+  // a navigation the test starts next cannot be cut short by it (seen on a busy machine).
+  if (LOOPBACK_CALLBACK.test(callback.href)) await page.waitForURL(callback.href);
+  return callback;
 }
 
 async function signInOnTheWay(page: Page, email: string): Promise<void> {
@@ -56,7 +63,7 @@ async function signInOnTheWay(page: Page, email: string): Promise<void> {
 
 /** Loopback callbacks answered in the browser, as a native app's little server would. */
 async function answerLoopbackCallbacks(page: Page): Promise<void> {
-  await page.route(/^http:\/\/127\.0\.0\.1:\d+\/callback/, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' }));
+  await page.route(LOOPBACK_CALLBACK, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' }));
 }
 
 async function expectGrantDead(as: oauth.AuthorizationServer, client: oauth.Client, tokens: oauth.TokenEndpointResponse[]): Promise<void> {

@@ -9,12 +9,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_PORT } from '../../playwright.config';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { TEST_DIST_DIR } from '../support/http-server';
 import { ADMIN, DEMO_PASSWORD, MEMBER, query, saveScreenshot, signIn, userOrg } from './support/app';
 import { ERROR_IN_LOG, loggedDuring } from './support/server-log';
 
-const APP_ORIGIN = `http://localhost:${E2E_PORT}`;
+/** The origin of this worker's server (./support/fixtures.ts sets it before any test runs). */
+const appOrigin = () => process.env.APP_URL!;
 
 const SECURITY_HEADERS = {
   'content-security-policy': "frame-ancestors 'none'",
@@ -123,9 +125,9 @@ test('every page is sent with the security headers, signed in or not', async ({ 
 });
 
 test('the browser refuses to show a page in a frame', async ({ page }) => {
-  const framed = page.waitForResponse(`${APP_ORIGIN}/login`);
+  const framed = page.waitForResponse(`${appOrigin()}/login`);
   // setContent waits for the load event, which waits for the frame.
-  await page.setContent(`<iframe src="${APP_ORIGIN}/login"></iframe>`);
+  await page.setContent(`<iframe src="${appOrigin()}/login"></iframe>`);
   expect((await framed).status()).toBe(200);
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   // Chromium replaces a refused frame with its own error page: the sign-in form never loads.
@@ -139,7 +141,7 @@ test('refused settings actions are answered 403 and log nothing; the same reques
   const keyId = await createKey(page, 'Target of replays');
   const adminToken = await csrfTokenOf(page);
   const revoke = await captureAction(page, '/settings/api-keys', confirmRevoke(page, 'Target of replays'));
-  expect(revoke.headers.origin).toBe(APP_ORIGIN);
+  expect(revoke.headers.origin).toBe(appOrigin());
   expect(revoke.body.toString('latin1')).toContain(adminToken);
   const forgedToken = `${adminToken[0] === 'A' ? 'B' : 'A'}${adminToken.slice(1)}`;
 
@@ -250,7 +252,7 @@ async function startServer(env: Record<string, string>): Promise<{ origin: strin
       probe.close(() => resolve(port));
     });
   });
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: '.next-e2e', ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, ...env };
   delete childEnv.TRUST_PROXY;
   const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], { env: childEnv, stdio: 'ignore', detached: true });
   const origin = `http://localhost:${port}`;

@@ -3,7 +3,8 @@
 // their X-Request-Id; no credential is shown; the charts at 390 and 1280 px keep the page from
 // scrolling sideways and carry their numbers as a table; members, and admins of another organisation,
 // get the 404 of a page that does not exist. Axe checks each state.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, expectAxeClean, MEMBER, OTHER_ORG_ADMIN, query, saveScreenshot, signIn } from './support/app';
 
 // Several axe runs per test, on a machine shared with other builds.

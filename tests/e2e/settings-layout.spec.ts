@@ -3,7 +3,8 @@
 // short page has no blank band under the navigation; every settings page links home and to the docs,
 // and the public pages offer a signed-in person their settings rather than a sign-in; focus rings on
 // fields and option cards are solid, at least 3:1 against the page.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, MEMBER, expectAxeClean, saveScreenshot, signIn } from './support/app';
 
 /** WCAG's contrast ratio of two `rgb(…)` colours. */

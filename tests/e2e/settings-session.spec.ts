@@ -2,7 +2,8 @@
 // so, the sign-in page says the session expired and comes back to the page, and the input is filled in
 // again there; a revoke posted after the end, and a settings page opened with an ended session, land on
 // the same sign-in page and come back. Nothing changes meanwhile.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, endSessionInDatabase, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
 const EXPIRED = 'Your session expired; sign in again to go back to the page you were on.';

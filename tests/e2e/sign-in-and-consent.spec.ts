@@ -3,7 +3,8 @@
 // the consent screen names the clients the app will see (a member's own list, an admin's every client)
 // and lets someone else sign in instead, and a throttled sign-in counts down to the next try.
 import { createHash, randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { authorizationUrl, discover, register } from '../support/oauth-flow';
 import { ADMIN, DEMO_PASSWORD, MEMBER, expectAxeClean, query, saveScreenshot, userOrg } from './support/app';
 

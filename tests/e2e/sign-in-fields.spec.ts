@@ -2,7 +2,7 @@
 // the browser, and for a hand-made post of the form (no browser checks in the way), never a 500.
 // A post over the server-action body limit (1 MiB) never reaches the action: proxy.ts answers it 413
 // before Next.js's own limit would answer it with a 500.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { DEMO_PASSWORD, serverActionFields } from './support/app';
 import { ERROR_IN_LOG, loggedDuring } from './support/server-log';
 

@@ -1,7 +1,8 @@
 // Dashboard sign-in: the seeded admin and member sign in, the session cookie is locked down, sign-out
 // ends the session, failures never tell whether an email exists, and repeated failures are throttled.
 import { createHash } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, MEMBER, OTHER_ORG_ADMIN, query, saveScreenshot, signIn, userOrg } from './support/app';
 
 const WRONG = 'That email and password do not match an account.';

@@ -1,11 +1,11 @@
-// What the app logged while a test step ran. The global setup sends the server's output to a file
-// (E2E_SERVER_LOG) that the server writes itself, so what it logged before answering a request is
-// in the file by the time the answer arrives.
+// What the app logged while a test step ran. Each worker's server writes its output to a file of its
+// own (E2E_SERVER_LOG, ./fixtures.ts) itself, so what it logged before answering a request is in the
+// file by the time the answer arrives.
 import { open, stat } from 'node:fs/promises';
 
 function logFile(): string {
   const file = process.env.E2E_SERVER_LOG;
-  if (!file) throw new Error('E2E_SERVER_LOG is not set: the global setup sets it when it starts the app');
+  if (!file) throw new Error('E2E_SERVER_LOG is not set: the worker fixture sets it when it starts the app');
   return file;
 }
 
