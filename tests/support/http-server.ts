@@ -55,10 +55,10 @@ async function withBuildLock<T>(work: () => T): Promise<T> {
   }
 }
 
-/** Builds the app into .next-test unless that build is newer than every source file. */
-export async function ensureTestBuild(): Promise<void> {
-  await withBuildLock(() => {
-    if (buildIsCurrent()) return;
+/** Builds the app into .next-test unless that build is newer than every source file; says whether it built. */
+export async function ensureTestBuild(): Promise<boolean> {
+  return withBuildLock(() => {
+    if (buildIsCurrent()) return false;
     const startedAt = new Date();
     for (const mode of ['compile', 'generate']) {
       const result = spawnSync(process.execPath, [NEXT_BIN, 'build', '--experimental-build-mode', mode], {
@@ -71,6 +71,7 @@ export async function ensureTestBuild(): Promise<void> {
     }
     // Dated at its start: a file edited while it ran is newer, so the next run builds again.
     utimesSync(BUILD_ID, startedAt, startedAt);
+    return true;
   });
 }
 
