@@ -79,6 +79,10 @@ beforeAll(async () => {
     demo!.stderr!.on('data', read);
     demo!.once('exit', (code) => reject(new Error(`the demo exited with ${code} before its database was ready:\n${output}`)));
   });
+}, 300_000);
+
+// A hook of its own: on a fresh checkout it waits for the app's build (minutes on a busy machine).
+beforeAll(async () => {
   server = await startTestServer({ databaseUrl: demoUrl });
 }, 300_000);
 
