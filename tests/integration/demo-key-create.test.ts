@@ -3,15 +3,19 @@
 // the web server), then `npm run key:create` with no DATABASE_URL finds that database by itself, and
 // the key it prints works on /api/v1/me of a server against it. Once the demo has stopped, key:create
 // says what to do instead. Both run in a folder laid out like a fresh checkout (links to this one's
-// code and node_modules, a copy of scripts/), so that the demo's .data/ there is its own and never a developer's.
+// code and node_modules, a copy of scripts/), so that the demo's .data/ there is its own and never a
+// developer's; and made as a clone in a `mktemp -d` folder is, inside a folder of mode 700, which as
+// root is closed to the `postgres` user that runs the server (scripts/embedded-database.ts then keeps
+// the database in the shared folder, linked from .data/postgres).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
 import { freePort } from '../../scripts/cluster/processes';
+import { SHARED_FOLDER } from '../../scripts/postgres-binaries';
 import { expectContract } from '../support/contract';
 import { startTestServer, type TestServer } from '../support/http-server';
 
@@ -35,6 +39,7 @@ function keyCreate(checkout: string) {
   });
 }
 
+let parent: string;
 let checkout: string;
 let demo: ChildProcess | undefined;
 let demoExited: Promise<void>;
@@ -48,9 +53,10 @@ async function stopDemo(): Promise<void> {
 }
 
 beforeAll(async () => {
-  checkout = mkdtempSync(path.join(os.tmpdir(), 'metrics-checkout-'));
-  // As root the embedded PostgreSQL runs as `postgres`, which must traverse the folder to its .data/.
-  chmodSync(checkout, 0o755);
+  // mkdtemp makes it mode 700.
+  parent = mkdtempSync(path.join(os.tmpdir(), 'metrics-checkout-'));
+  checkout = path.join(parent, 'checkout');
+  mkdirSync(checkout);
   for (const entry of LINKED) symlinkSync(path.join(ROOT, entry), path.join(checkout, entry));
   // Copied, not linked: a command runs its main() only when started as the file itself (not a link to it).
   cpSync(path.join(ROOT, 'scripts'), path.join(checkout, 'scripts'), { recursive: true });
@@ -73,16 +79,27 @@ beforeAll(async () => {
     demo!.stderr!.on('data', read);
     demo!.once('exit', (code) => reject(new Error(`the demo exited with ${code} before its database was ready:\n${output}`)));
   });
+}, 300_000);
+
+// A hook of its own: on a fresh checkout it waits for the app's build (minutes on a busy machine).
+beforeAll(async () => {
   server = await startTestServer({ databaseUrl: demoUrl });
 }, 300_000);
 
 afterAll(async () => {
   await server?.stop();
   await stopDemo();
-  if (checkout) rmSync(checkout, { recursive: true, force: true });
+  if (!parent) return;
+  const database = path.join(checkout, '.data/postgres');
+  if (lstatSync(database, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(readlinkSync(database), { recursive: true, force: true });
+  rmSync(parent, { recursive: true, force: true });
 });
 
 describe('npm run key:create against the demo database, with no DATABASE_URL', () => {
+  it.skipIf(process.getuid?.() !== 0)('as root, keeps the database in the shared folder, linked from .data/postgres, when postgres cannot reach the checkout', () => {
+    expect(realpathSync(path.join(checkout, '.data/postgres'))).toMatch(new RegExp(`^${SHARED_FOLDER}/demo-[0-9a-f]{12}$`));
+  });
+
   it('mints a key in the running demo database that works on /api/v1/me', async () => {
     const result = keyCreate(checkout);
     expect(result.stderr.replace(/^npm warn .*\n/gm, '')).toBe('');
