@@ -25,23 +25,32 @@ function refused(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
+/** Whether `text` is the JSON text of an array: the argument list of a script's call to a server action. */
+function isArgumentList(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Whether a form post's body is what its content type says: form data that parses, or (a server
- * action called from a script) the JSON text of its arguments. Next.js answers one that is not with a
- * 500 and a logged parse error; an unknown or malformed action id it answers itself (409, 400).
+ * Whether a form post's body is what its content type says: form data that parses, and for a server
+ * action called from a script (a Next-Action header) its argument list, the JSON text of an array
+ * (the whole body, or the form data's field `0`). Next.js answers a body that is not, or an argument
+ * list that is no list (`"x"`, `[`, a missing field `0`), with a 500 and a logged error before any of
+ * our code runs; an unknown or malformed action id it answers itself (409, 400). What the list holds
+ * the actions check themselves (lib/session/action-arguments.ts).
  */
 async function formBodyParses(request: NextRequest, body: string): Promise<boolean> {
   const type = request.headers.get('content-type') ?? '';
-  if (/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) {
-    return request.clone().formData().then(() => true, () => false);
-  }
-  if (request.headers.has('next-action') && /^text\/plain\b/i.test(type)) {
-    try {
-      JSON.parse(body);
-      return true;
-    } catch {
-      return false;
-    }
+  // As Next.js tells the shapes apart: multipart is read as form data, any other script's body as the list.
+  const multipart = type.startsWith('multipart/form-data');
+  if (request.headers.has('next-action') && !multipart) return isArgumentList(body);
+  if (multipart || /^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const form = await request.clone().formData().catch(() => null);
+    return form !== null && (!request.headers.has('next-action') || isArgumentList(form.get('0')));
   }
   return true;
 }
