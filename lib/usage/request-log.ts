@@ -4,7 +4,9 @@
 // adds to a request's time. One statement writes a batch and adds it to the daily counts, which the
 // usage charts read: they never scan the log, and outlive its retention and its cap per organisation.
 // The queue is bounded: when the database cannot keep up, the oldest unwritten records are dropped
-// (and that is logged), never the requests themselves.
+// (and that is logged), never the requests themselves. So that no credential can flush the others'
+// trail, its refusals are logged once per rate-limit window, and the cap per organisation is shared
+// among its credentials.
 //
 // Never a credential: a request's path and query are stored redacted (redactUrl). A request refused
 // 401 is logged only when its Authorization header names a key of ours (a revoked or expired key, or
@@ -39,6 +41,8 @@ export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
   method: string;
   url: string;
   tool?: string | null;
+  /** When the rate-limit window the request counted in ends (unix seconds): a refusal is logged once per window. */
+  rateReset: number | null;
 }
 
 interface PendingRow extends AnswerFacts {
@@ -51,6 +55,8 @@ interface PendingRow extends AnswerFacts {
   method: string;
   /** The request's URL as it came: redacted when the batch is written, off the request path. */
   url: string;
+  /** False: counted in the daily counts only, with no row in the log (a refusal past its window's first). */
+  logged: boolean;
 }
 
 /** A batch is written a second after its first record at the latest, or at once when it is full. */
@@ -139,6 +145,30 @@ function presentedKeyHash(authorization: string | null | undefined): string | nu
   return key && KEY_PATTERN.test(key) ? hashKey(key) : null;
 }
 
+/**
+ * Refusals (429) are logged sampled: a credential's first refusal in each rate-limit window gets a row
+ * in the log, its others in that window are only counted in the daily counts. A key refused 20,000
+ * times a minute thus writes one row a minute for its refusals, not 20,000 that would push every
+ * other credential's rows past the organisation's cap. Per process: each instance logs its first.
+ */
+const SAMPLED_CREDENTIALS_MAX = 10_000;
+
+const globalForRefusals = globalThis as unknown as { metricsRequestLogRefusals?: Map<string, number> };
+
+/** Whether a refusal of `credential` in the window ending at `reset` is the first: the one that is logged. */
+function firstRefusalOfWindow(credential: string, reset: number): boolean {
+  const logged = (globalForRefusals.metricsRequestLogRefusals ??= new Map());
+  if (logged.get(credential) === reset) return false;
+  if (logged.size >= SAMPLED_CREDENTIALS_MAX) {
+    // Windows that have ended need no memory; past that, forgetting costs at most one more row each.
+    const now = Date.now() / 1000;
+    for (const [known, end] of logged) if (end < now) logged.delete(known);
+    if (logged.size >= SAMPLED_CREDENTIALS_MAX) logged.clear();
+  }
+  logged.set(credential, reset);
+  return true;
+}
+
 /** Whether requests are logged now (REQUEST_LOG is not `off`): read on each request, so that it costs nothing when off. */
 export function requestLogEnabled(): boolean {
   return process.env.REQUEST_LOG !== 'off';
@@ -150,11 +180,13 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
   const { auth } = record;
   const keyHash = auth ? null : presentedKeyHash(record.authorization);
   if (!auth && !keyHash) return;
+  const apiKeyId = auth?.kind === 'api_key' ? auth.keyId : null;
+  const grantId = auth?.kind === 'oauth_grant' ? auth.grantId : null;
   requestQueue.push({
     orgId: auth?.orgId ?? null,
-    apiKeyId: auth?.kind === 'api_key' ? auth.keyId : null,
+    apiKeyId,
     keyHash,
-    grantId: auth?.kind === 'oauth_grant' ? auth.grantId : null,
+    grantId,
     oauthClientId: auth?.kind === 'oauth_grant' ? auth.clientId : null,
     at: now,
     method: record.method.slice(0, 16),
@@ -167,6 +199,7 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
     rateRemaining: record.rateRemaining,
     rateLimited: record.rateLimited,
     requestId: record.requestId,
+    logged: record.status !== 429 || firstRefusalOfWindow((apiKeyId ?? grantId ?? keyHash)!, record.rateReset ?? 0),
   });
 }
 
@@ -191,13 +224,14 @@ const COLUMNS = [
   ['rate_remaining', 'int4'],
   ['rate_limited', 'bool'],
   ['request_id', 'uuid'],
+  ['logged', 'bool'],
 ] as const;
 
 const WRITE_BATCH = `
   WITH batch AS (
     SELECT coalesce(b.org_id, k.org_id) AS org_id, coalesce(b.api_key_id, k.id) AS api_key_id, b.grant_id, b.oauth_client_id,
            b.created_at, b.method, b.path, b.query, b.endpoint, b.tool, b.status, b.duration_ms, b.client_address,
-           b.rate_remaining, b.rate_limited, b.request_id
+           b.rate_remaining, b.rate_limited, b.request_id, b.logged
       FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
            AS b(${COLUMNS.map(([name]) => name).join(', ')})
       LEFT JOIN api_keys k ON b.key_hash IS NOT NULL AND k.hash = b.key_hash
@@ -206,7 +240,7 @@ const WRITE_BATCH = `
                              status, duration_ms, client_address, rate_remaining, rate_limited, request_id)
     SELECT org_id, api_key_id, grant_id, oauth_client_id, created_at, method, path, query, endpoint, tool,
            status, duration_ms, client_address, rate_remaining, rate_limited, request_id
-      FROM batch WHERE org_id IS NOT NULL
+      FROM batch WHERE org_id IS NOT NULL AND logged
   )
   INSERT INTO request_counts_daily (org_id, day, subject, oauth_client_id, endpoint, status_class, requests)
   SELECT org_id, (created_at AT TIME ZONE 'UTC')::date,
@@ -225,7 +259,7 @@ async function writeBatch(rows: PendingRow[]): Promise<void> {
     const { path, query } = redactUrl(row.url);
     const values = [
       row.orgId, row.apiKeyId, row.keyHash, row.grantId, row.oauthClientId, row.at, row.method, path, query,
-      row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId,
+      row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId, row.logged,
     ];
     values.forEach((value, i) => columns[i]!.push(value));
     if (row.orgId) pruning().touched.add(row.orgId);
@@ -253,8 +287,28 @@ export function flushRequestLog(): Promise<void> {
 }
 
 /**
- * Deletes the records past REQUEST_LOG_RETENTION_DAYS, each written-to organisation's records past
- * its newest REQUEST_LOG_MAX_ROWS_PER_ORG, and daily counts past REQUEST_COUNTS_RETENTION_DAYS.
+ * How many of its newest rows each credential keeps so that an organisation holds at most `cap`: the
+ * greatest share that fits, given that a credential with fewer rows keeps all of them (its unused
+ * share goes to the others), and at least its newest row (so an organisation with more credentials
+ * than the cap holds one row each). `counts` are the rows of each credential; null when all fit.
+ */
+export function rowsKeptPerCredential(counts: number[], cap: number): number | null {
+  const ascending = [...counts].sort((a, b) => a - b);
+  let room = cap;
+  for (const [index, rows] of ascending.entries()) {
+    const share = Math.floor(room / (ascending.length - index));
+    if (rows > share) return Math.max(1, share);
+    room -= rows;
+  }
+  return null;
+}
+
+/**
+ * Deletes the records past REQUEST_LOG_RETENTION_DAYS, the oldest records of each written-to
+ * organisation over REQUEST_LOG_MAX_ROWS_PER_ORG, and daily counts past REQUEST_COUNTS_RETENTION_DAYS.
+ * The cap is shared among the organisation's credentials (rowsKeptPerCredential): rows are taken from
+ * the credentials with the most, so one key's burst cuts its own trail, never another credential's
+ * rows (before, the organisation's newest rows were kept, and a burst pushed out everyone else's).
  * `orgIds` (tests) names the organisations to hold to the cap; by default those written to since the last prune.
  */
 export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
@@ -266,14 +320,20 @@ export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
   await sql(`DELETE FROM request_log WHERE created_at < now() - make_interval(days => $1)`, [retentionDays]);
   await sql(`DELETE FROM request_counts_daily WHERE day < (now() AT TIME ZONE 'UTC')::date - $1::int`, [REQUEST_COUNTS_RETENTION_DAYS]);
   for (const orgId of capped) {
-    // The oldest record that stays (an index range read of at most the cap), then everything older.
+    const counts = await sql<{ rows: number }>(
+      `SELECT count(*)::int AS rows FROM request_log WHERE org_id = $1 GROUP BY coalesce(api_key_id::text, grant_id)`,
+      [orgId],
+    );
+    const kept = rowsKeptPerCredential(counts.map((row) => row.rows), maxRowsPerOrg);
+    if (kept === null) continue;
     await sql(
-      `WITH last_kept AS (
-         SELECT created_at, id FROM request_log WHERE org_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 - 1 LIMIT 1
-       )
-       DELETE FROM request_log r USING last_kept
-        WHERE r.org_id = $1 AND (r.created_at, r.id) < (last_kept.created_at, last_kept.id)`,
-      [orgId, maxRowsPerOrg],
+      `DELETE FROM request_log WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY coalesce(api_key_id::text, grant_id) ORDER BY created_at DESC, id DESC) AS newness
+             FROM request_log WHERE org_id = $1
+         ) ranked WHERE newness > $2
+       )`,
+      [orgId, kept],
     );
   }
 }

@@ -197,9 +197,13 @@ describe('the request log', () => {
     const org = await freshOrg('request log pruning');
     const { keyId } = await keyOf(org.id);
     const auth: ApiKeyContext = { kind: 'api_key', keyId, keyName: 'k', keyPrefix: 'mk_live_x', expiresAt: null, orgId: org.id, orgName: org.name, scopes: [], clientIds: null };
+    // Each in a window of its own: a refusal is logged once per window.
     const record = (at: Date, status: number) =>
       recordRequest(
-        { auth, method: 'GET', url: 'http://localhost/api/v1/me', endpoint: '/api/v1/me', status, durationMs: 1, clientAddress: '192.0.2.1', rateRemaining: 1, rateLimited: false, requestId: randomUUID() },
+        {
+          auth, method: 'GET', url: 'http://localhost/api/v1/me', endpoint: '/api/v1/me', status, durationMs: 1, clientAddress: '192.0.2.1',
+          rateRemaining: 1, rateReset: at.getTime() / 1000, rateLimited: false, requestId: randomUUID(),
+        },
         at,
       );
     const day = 86_400_000;
@@ -220,6 +224,41 @@ describe('the request log', () => {
     const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId });
     expect(usage.total).toBe(7);
     expect(usage.days.reduce((sum, d) => sum + d.counts['5xx'], 0)).toBe(1);
+  });
+
+  it('keeps a trail one key cannot flush: a burst of 1,000 mostly refused requests takes at most 200 rows, and the cap prunes that key only', async () => {
+    const org = await freshOrg('request log burst');
+    const other = await keyOf(org.id);
+    const burst = await keyOf(org.id);
+    expect((await api('/api/v1/me', { key: other.key })).status).toBe(200);
+    await flushRequestLog();
+    // Ten at once, 100 each: over the rate limit (60 a minute) and the cap on requests in progress (4).
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < 100; i += 1) statuses.push((await api('/api/v1/me', { key: burst.key })).status);
+      }),
+    );
+    await flushRequestLog();
+    const refused = statuses.filter((status) => status === 429).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(1_000 - 2 * 60);
+    const rowsOf = async (keyId: string) => Number((await sql<{ n: string }>('SELECT count(*) AS n FROM request_log WHERE api_key_id = $1', [keyId]))[0]!.n);
+    const burstRows = await rowsOf(burst.keyId);
+    console.log(`request log: a burst of 1,000 requests (${refused} refused) took ${burstRows} rows`);
+    expect(burstRows).toBeLessThanOrEqual(200);
+    // Every answered request is logged; of the refusals, the first of each window.
+    const logged = await sql<{ status: number }>('SELECT status FROM request_log WHERE api_key_id = $1 AND status = 429', [burst.keyId]);
+    expect(burstRows - logged.length).toBe(1_000 - refused);
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.length).toBeLessThanOrEqual(2);
+    // The counts the charts read keep every request, the refusals not logged included.
+    const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId: burst.keyId });
+    expect([usage.total, usage.days.reduce((sum, d) => sum + d.counts['429'], 0)]).toEqual([1_000, refused]);
+    // A cap below the burst's rows takes the burst's oldest rows, never the other key's.
+    process.env.REQUEST_LOG_MAX_ROWS_PER_ORG = '10';
+    await pruneRequestLog([org.id]);
+    expect([await rowsOf(other.keyId), await rowsOf(burst.keyId)]).toEqual([1, 9]);
   });
 
   it('records nothing with REQUEST_LOG=off', async () => {
