@@ -16,7 +16,7 @@ import { KEY_PREFIX, KEY_PATTERN, hashKey } from '../auth/api-keys';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
-import { displayName } from '../text/plain-text';
+import { displayName, isPlainText } from '../text/plain-text';
 import { batchQueue } from './batch-queue';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
@@ -383,11 +383,22 @@ function encodeCursor(entry: { at: Date; id: string }): string {
   return Buffer.from(`${entry.at.toISOString()}|${entry.id}`).toString('base64url');
 }
 
+/**
+ * The cursor's bounds: ids are bigint, and times are held to the years 1 to 9999, which PostgreSQL and
+ * JavaScript both read alike (PostgreSQL's timestamps start in 4713 BC, JavaScript's dates earlier, and
+ * pg writes a year before 1 as BC). A cursor out of them was made by no page and reads the first page:
+ * passed on, it failed the statement (bigint out of range, a date PostgreSQL cannot read) with a 500.
+ */
+const CURSOR_ID_MAX = 2n ** 63n - 1n;
+const CURSOR_TIME_MIN = Date.parse('0001-01-01T00:00:00.000Z');
+const CURSOR_TIME_MAX = Date.parse('9999-12-31T23:59:59.999Z');
+
 function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
   if (!cursor) return null;
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = new Date(at ?? '');
-  return Number.isNaN(time.getTime()) || !/^\d{1,19}$/.test(id ?? '') ? null : { at: time, id: id! };
+  const time = new Date(at ?? '').getTime();
+  if (!(time >= CURSOR_TIME_MIN && time <= CURSOR_TIME_MAX) || !/^\d{1,19}$/.test(id ?? '') || BigInt(id!) > CURSOR_ID_MAX) return null;
+  return { at: new Date(time), id: id! };
 }
 
 /** The WHERE conditions of a scope, on a table with org_id, api_key_id/subject, grant_id and oauth_client_id. */
@@ -407,12 +418,16 @@ const STATUS_RANGES: Record<StatusClass, string> = {
   '5xx': 'status BETWEEN 500 AND 599',
 };
 
-/** One page of a scope's requests, newest first. A malformed cursor reads from the newest; a malformed request id finds nothing. */
+/**
+ * One page of a scope's requests, newest first. A malformed cursor (or one out of its bounds) reads from
+ * the newest, an endpoint that is not plain text filters nothing, and a malformed request id finds nothing.
+ */
 export async function requestLogPage(scope: RequestScope, filter: RequestLogFilter = {}, cursor?: string, limit = 50): Promise<RequestLogPage> {
   const params = new SqlParams();
   const conditions = scopeConditions(scope, params, 'log');
   if (filter.status) conditions.push(STATUS_RANGES[filter.status]);
-  if (filter.endpoint) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
+  // An endpoint that is not plain text (U+0000 above all, which PostgreSQL text cannot hold) names none: no filter.
+  if (filter.endpoint && isPlainText(filter.endpoint)) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
   if (filter.requestId !== undefined) {
     if (!UUID.test(filter.requestId)) return { entries: [], next: null };
     conditions.push(`request_id = ${params.add(filter.requestId)}::uuid`);

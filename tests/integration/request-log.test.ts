@@ -110,6 +110,24 @@ describe('the request log', () => {
     expect(first.entries.map((e) => e.status)).toEqual([403, 400]);
     const second = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, first.next!, 2);
     expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null });
+    // A filter or cursor made by no page reads the first page (each once failed the statement: a 500).
+    for (const endpoint of ['\u0000', '/api/v1/me\u0000', '\ud800']) {
+      expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint }, undefined, 2), JSON.stringify(endpoint)).toEqual(first);
+    }
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    const crafted = [
+      '2026-01-01T00:00:00.000Z|9223372036854775808', // past bigint
+      '2026-01-01T00:00:00.000Z|99999999999999999999',
+      '-004713-06-01T00:00:00.000Z|1', // before 4713 BC, where PostgreSQL's timestamps start
+      '-271821-04-20T00:00:00.000Z|1', // JavaScript's minimum date
+      '+275760-09-13T00:00:00.000Z|1', // and its maximum
+      '0000-12-31T23:59:59.999Z|1', // 1 BC
+      'not a date|1',
+    ];
+    for (const text of crafted) expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor(text), 2), text).toEqual(first);
+    // At the bounds, a cursor is read: before the last moment of year 9999, everything; before year 1, nothing.
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('9999-12-31T23:59:59.999Z|9223372036854775807'), 2)).toEqual(first);
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('0001-01-01T00:00:00.000Z|1'), 2)).toEqual({ entries: [], next: null });
     // Another organisation reads nothing of these.
     const other = await freshOrg('request log other');
     expect((await requestLogPage({ orgId: other.id, kind: 'key', keyId })).entries).toEqual([]);
