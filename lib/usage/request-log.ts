@@ -92,17 +92,29 @@ export function requestLogSettings(): RequestLogSettings {
 
 // What looks like a credential in a URL: one of our keys, a bearer-style opaque token or JWT (a run of
 // 32 or more base64 characters besides the UUIDs this API takes, which no parameter of this API has),
-// and any value of a parameter whose name says it holds one.
-const SECRET_NAME = /key|token|secret|passw|auth|bearer|credential|signature|session|code|sig$/i;
+// and any value of a parameter whose name says it holds one. Each is looked for in the decoded text
+// (a key percent-encoded in a path segment is still a key), and with the characters between pieces
+// of a secret ignored: a key split in two by a `+` (read as a space) or a `%2C` is still a key.
+const SECRET_NAME = /key|token|secret|pass|pwd|auth|bearer|credential|signature|session|code|sig$/i;
 const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const OPAQUE_RUN = /[A-Za-z0-9_\-.~+/=]{32,}/;
+/** Anything outside the alphabets of keys, tokens and JWTs: what may split a secret, ignored when looking for one. */
+const SEPARATORS = /[^A-Za-z0-9_\-.~+/=]+/g;
 
 export function looksLikeCredential(text: string): boolean {
-  return text.includes(KEY_PREFIX) || OPAQUE_RUN.test(text.replace(UUIDS, ' '));
+  return text.split(UUIDS).some((part) => {
+    const joined = part.replace(SEPARATORS, '');
+    return joined.includes(KEY_PREFIX) || OPAQUE_RUN.test(joined);
+  });
 }
 
-function redactedValue(value: string): string {
-  return looksLikeCredential(value) ? REDACTED : value;
+/** A path segment as the app reads it; one whose percent-encoding does not decode, as it came. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**
@@ -114,13 +126,13 @@ export function redactUrl(url: string): { path: string; query: string } {
   const parsed = new URL(url);
   const path = parsed.pathname
     .split('/')
-    .map((segment) => redactedValue(segment))
+    .map((segment) => (looksLikeCredential(decodedSegment(segment)) ? REDACTED : segment))
     .join('/')
     .slice(0, PATH_MAX);
   const query = new URLSearchParams();
   for (const [name, value] of parsed.searchParams) {
     const safeName = looksLikeCredential(name) ? REDACTED : name;
-    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED ? REDACTED : redactedValue(value));
+    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED || looksLikeCredential(value) ? REDACTED : value);
   }
   return { path, query: query.toString().slice(0, QUERY_MAX) };
 }
