@@ -146,9 +146,25 @@ const handle = (req, res) => {
 };
 await app.prepare();
 
+/**
+ * An answer sent before its request's body has arrived in full (the app refused a body over its bound
+ * without reading the rest) says `Connection: close`, and Node closes the connection once it is sent.
+ * The rest of that body is still on its way on the connection, where the next request would be read
+ * from: on a kept-alive connection the next request was never processed (a 408 after requestTimeout).
+ * The client sends its next request on a new connection instead. Every head goes through writeHead.
+ */
+function closeIfBodyUnread(req, res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.complete && !this.headersSent) this.setHeader('Connection', 'close');
+    return writeHead.apply(this, args);
+  };
+}
+
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
 const server = createServer(CONNECTION_LIMITS, (req, res) => {
   latestRequest.set(req.socket, { req, start: Date.now() });
+  closeIfBodyUnread(req, res);
   socketAddresses.run(req.socket.remoteAddress, () => {
     if (!compress) return void handle(req, res);
     // compression() wraps res.write/end and calls next() at once; it never passes an error.
