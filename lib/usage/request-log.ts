@@ -386,6 +386,10 @@ export interface RequestLogPage {
   entries: RequestLogEntry[];
   /** The cursor of the next (older) page, or null when this is the last. */
   next: string | null;
+  /** The filter as it was read: without an endpoint that names none. */
+  filter: RequestLogFilter;
+  /** Whether a cursor was read (an older page); false when there was none or it was out of its bounds. */
+  older: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -437,14 +441,16 @@ const STATUS_RANGES: Record<StatusClass, string> = {
 export async function requestLogPage(scope: RequestScope, filter: RequestLogFilter = {}, cursor?: string, limit = 50): Promise<RequestLogPage> {
   const params = new SqlParams();
   const conditions = scopeConditions(scope, params, 'log');
-  if (filter.status) conditions.push(STATUS_RANGES[filter.status]);
   // An endpoint that is not plain text (U+0000 above all, which PostgreSQL text cannot hold) names none: no filter.
-  if (filter.endpoint && isPlainText(filter.endpoint)) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
-  if (filter.requestId !== undefined) {
-    if (!UUID.test(filter.requestId)) return { entries: [], next: null };
-    conditions.push(`request_id = ${params.add(filter.requestId)}::uuid`);
-  }
+  const { endpoint, ...rest } = filter;
+  const applied: RequestLogFilter = endpoint && isPlainText(endpoint) ? { ...rest, endpoint } : rest;
   const after = decodeCursor(cursor);
+  if (applied.status) conditions.push(STATUS_RANGES[applied.status]);
+  if (applied.endpoint) conditions.push(`endpoint = ${params.add(applied.endpoint)}`);
+  if (applied.requestId !== undefined) {
+    if (!UUID.test(applied.requestId)) return { entries: [], next: null, filter: applied, older: after !== null };
+    conditions.push(`request_id = ${params.add(applied.requestId)}::uuid`);
+  }
   if (after) conditions.push(`(created_at, id) < (${params.add(after.at)}::timestamptz, ${params.add(after.id)}::bigint)`);
   const rows = await sql<RequestLogEntry>(
     `SELECT r.id::text, r.created_at AS at, r.method, r.path, r.query, r.endpoint, r.tool, r.status, r.duration_ms AS "durationMs",
@@ -459,7 +465,7 @@ export async function requestLogPage(scope: RequestScope, filter: RequestLogFilt
     params.values,
   );
   const entries = rows.slice(0, limit).map((row) => ({ ...row, caller: displayName(row.caller) }));
-  return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null };
+  return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null, filter: applied, older: after !== null };
 }
 
 export type ClassCounts = Record<StatusClass, number>;
