@@ -3,10 +3,10 @@
 // next request would be read from: the server must say `Connection: close` and close it, so the client
 // sends its next request on a new connection. Before, it answered with `Connection: keep-alive`, and a
 // second request on the connection was never processed: a 408 after 3 s.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@/lib/http/body';
 import { startTestServer, type TestServer } from '../support/http-server';
+import { rawExchange } from '../support/raw-request';
 
 let server: TestServer;
 
@@ -17,39 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-interface Exchange {
-  /** Everything the server sent, as text. */
-  received: string;
-  /** Milliseconds from the first byte written until the server closed the connection (null: still open at the end). */
-  closedAfterMs: number | null;
-}
-
-/** Writes `requests` one after the other on one connection, and reads until the server closes it or `waitMs` pass. */
-function exchange(requests: string[], waitMs: number): Promise<Exchange> {
-  const { port } = new URL(server.origin);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
-    const startedAt = Date.now();
-    let received = '';
-    let closedAfterMs: number | null = null;
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve({ received, closedAfterMs });
-    }, waitMs);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-    // A write after the server closed fails (EPIPE, ECONNRESET): what was received still counts.
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      closedAfterMs = Date.now() - startedAt;
-      clearTimeout(timer);
-      resolve({ received, closedAfterMs });
-    });
-    socket.on('connect', () => {
-      for (const request of requests) socket.write(request);
-    });
-  });
-}
 
 function post(path: string, type: string, body: string): string {
   const host = new URL(server.origin).host;
@@ -95,7 +62,7 @@ const CASES: { path: string; type: string; body: string; answerType: string; ans
 describe.each(CASES)('a body over the bound on $path, then a second request on the connection', ({ path, type, body, answerType, answer }) => {
   it('is refused with Connection: close, and the connection is closed at once instead of answering 408 later', async () => {
     expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY_BYTES);
-    const { received, closedAfterMs } = await exchange([post(path, type, body), get('/api/health')], 6_000);
+    const { received, closedAfterMs } = await rawExchange(server.origin, [post(path, type, body), get('/api/health')], 6_000);
     const refusal = answers(received);
     expect(refusal.statuses).toEqual([400]);
     expect(refusal.head).toMatch(/^connection: close$/im);
@@ -108,7 +75,7 @@ describe.each(CASES)('a body over the bound on $path, then a second request on t
 
 describe('a request whose body was read to its end', () => {
   it('keeps the connection: the second request on it is answered', async () => {
-    const { received } = await exchange([post('/oauth/revoke', 'application/x-www-form-urlencoded', 'token=abc'), get('/api/health')], 3_000);
+    const { received } = await rawExchange(server.origin, [post('/oauth/revoke', 'application/x-www-form-urlencoded', 'token=abc'), get('/api/health')], 3_000);
     const { statuses, head } = answers(received);
     expect(statuses).toEqual([expect.any(Number), 200]);
     expect(head).toMatch(/^connection: keep-alive$/im);
