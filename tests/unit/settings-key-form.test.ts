@@ -33,11 +33,6 @@ describe('parseKeyForm: the name', () => {
     ['a right-to-left isolate', 'Backup\u2067txt.exe'],
     ['a right-to-left mark', 'Backup\u200Ftxt.exe'],
     ['an Arabic letter mark', 'Backup\u061Ctxt.exe'],
-  ])('refuses %s, which would make the name display in another order', (_label, name) => {
-    expect(parseKeyForm(withName(name))).toEqual({ errors: { name: INVISIBLE_MESSAGE } });
-  });
-
-  it.each([
     ['a zero-width space', 'Cl\u200Baude'],
     ['a zero-width joiner between letters', 'Cl\u200Daude'],
     ['a zero-width non-joiner', 'Cl\u200Caude'],
@@ -47,7 +42,7 @@ describe('parseKeyForm: the name', () => {
     ['a line separator', 'Cl\u2028aude'],
     ['a paragraph separator', 'Cl\u2029aude'],
     ['a tag character', 'Claude\u{E0041}\u{E007F}'],
-  ])('refuses %s, which would hide in the name', (_label, name) => {
+  ])('refuses %s, an invisible character (a text-direction control makes the name display in another order; the others hide in it)', (_label, name) => {
     expect(parseKeyForm(withName(name))).toEqual({ errors: { name: INVISIBLE_MESSAGE } });
   });
 
