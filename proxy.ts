@@ -11,6 +11,7 @@ import { databaseState } from './lib/health';
 import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 import { unavailablePage } from './lib/http/unavailable-page';
+import { isArgumentList, isFormCall } from './lib/session/action-call';
 
 // Pages only: not the APIs, Next.js's assets or the metadata documents.
 export const config = { matcher: ['/((?!api/|oauth/|_next/|\\.well-known/).*)'] };
@@ -25,32 +26,23 @@ function refused(status: 400 | 403 | 413, message: string): Response {
   return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
 }
 
-/** Whether `text` is the JSON text of an array: the argument list of a script's call to a server action. */
-function isArgumentList(text: unknown): boolean {
-  if (typeof text !== 'string') return false;
-  try {
-    return Array.isArray(JSON.parse(text));
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Whether a form post's body is what its content type says: form data that parses, and for a server
- * action called from a script (a Next-Action header) its argument list, the JSON text of an array
- * (the whole body, or the form data's field `0`). Next.js answers a body that is not, or an argument
- * list that is no list (`"x"`, `[`, a missing field `0`), with a 500 and a logged error before any of
- * our code runs; an unknown or malformed action id it answers itself (409, 400). What the list holds
- * the actions check themselves (lib/session/action-arguments.ts).
+ * Whether a form post's body is what its content type says: form data that parses, and a server
+ * action's call written as our pages and React write one (lib/session/action-call.ts): from a script
+ * (a Next-Action header) its argument list, the whole body or the form data's field `0`; without
+ * JavaScript the hidden fields that name the action. Next.js decodes either before any of our code
+ * runs, and answers one it cannot (`[`, `"x"`, a missing field `0`, a reference to nothing) with a 500
+ * and a logged error; an unknown or malformed action id it answers itself (409, 400).
  */
 async function formBodyParses(request: NextRequest, body: string): Promise<boolean> {
   const type = request.headers.get('content-type') ?? '';
+  const scripted = request.headers.has('next-action');
   // As Next.js tells the shapes apart: multipart is read as form data, any other script's body as the list.
   const multipart = type.startsWith('multipart/form-data');
-  if (request.headers.has('next-action') && !multipart) return isArgumentList(body);
+  if (scripted && !multipart) return isArgumentList(body);
   if (multipart || /^application\/x-www-form-urlencoded\b/i.test(type)) {
     const form = await request.clone().formData().catch(() => null);
-    return form !== null && (!request.headers.has('next-action') || isArgumentList(form.get('0')));
+    return form !== null && (scripted ? isArgumentList(form.get('0')) : isFormCall(form));
   }
   return true;
 }

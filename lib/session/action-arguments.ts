@@ -4,6 +4,7 @@
 // TypeError: a 500 and a logged stack. A call whose arguments are not what a form sends is refused
 // here, with forbidden() (403; Next.js renders a no-JavaScript post's refusal as its 404 page) and one
 // log line, before anything is read or changed. Every action of app/ runs its arguments through here.
+// (A call Next.js could not even decode is refused before, by proxy.ts: lib/session/action-call.ts.)
 import { forbidden } from 'next/navigation';
 
 function refuseMalformedCall(action: string, problem: string): never {

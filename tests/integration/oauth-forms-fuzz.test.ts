@@ -400,14 +400,18 @@ function consentCases(world: World): fc.Arbitrary<Case> {
 
 
 /** Argument lists no form sends (a script's call by the action's id), lists and not. */
-const ARGUMENT_LISTS = ['[]', '[{}]', '[{},{}]', '[null,"$K1"]', '["x","$K1"]', '[{},"$K1",1]', '[', '"x"', '{}', 'null', '3', ''];
+const ARGUMENT_LISTS = ['[]', '[{}]', '[{},{}]', '[null,"$K1"]', '["x","$K1"]', '[{},"$K1",1]', '[{"a":"$$x"},"$K1"]', '[', '"x"', '{}', 'null', '3', '', '[{},"$Q1"]', '[{},"$@2"]', '[{"a":"$h1"},"$K1"]'];
 
-function isJsonList(text: string): boolean {
+/** Whether a call's argument list is one proxy.ts lets through: a JSON list whose `$` strings are only form data, escapes and JSON's missing values. */
+function isOwnList(text: string): boolean {
+  let list: unknown;
   try {
-    return Array.isArray(JSON.parse(text));
+    list = JSON.parse(text);
   } catch {
     return false;
   }
+  const strings = JSON.stringify(list).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  return Array.isArray(list) && strings.every((quoted) => !/^"\$(?!\$|K\d+"|undefined"|NaN"|Infinity"|-Infinity"|-0")/.test(quoted));
 }
 
 /** A page form posted with `fields` as a server action, with odd headers, sometimes another content type or arguments no form sends. */
@@ -432,8 +436,8 @@ function actionCases(form: 'signIn' | 'createKey', fields: fc.Arbitrary<[string,
       const all: Record<string, string> = { ...headers, 'x-forwarded-for': forwardedFor, ...(jar ? { cookie: jar } : {}) };
       const request: FuzzRequest = { method: 'POST', path, headers: all, body: { kind: 'action', form, fields: values, shape, type, malformed } };
       if ('origin' in all && !sameOrigin(all)) return { request, expected: { refused: 'text', status: 403, text: FORM_REFUSED } };
-      // An argument list that is no JSON list, in the form data React sends: refused before the action runs.
-      const unreadable = shape === 'fetch' && type === undefined && malformed.argumentList !== undefined && !isJsonList(malformed.argumentList);
+      // An argument list Next.js could not decode, in the form data React sends: refused before the action runs.
+      const unreadable = shape === 'fetch' && type === undefined && malformed.argumentList !== undefined && !isOwnList(malformed.argumentList);
       return { request, expected: unreadable ? { refused: 'text', status: 400, text: FORM_UNREADABLE } : { refused: false } };
     });
 }

@@ -1,13 +1,14 @@
 // Server actions called by id with arguments no form of ours sends, on a production server: every
 // action of the build (read from its manifest, so a new action is covered without a change here), in
-// every shape a probe used. An argument list that is no JSON list is refused by proxy.ts (400, plain
-// text); a list whose arguments are not (state, form data) or (form data) by the action's own check
+// every shape a probe used. A call Next.js could not decode (an argument list that is no JSON list,
+// a reference to nothing) is refused by proxy.ts (400, plain text); a list whose arguments are not (state, form data) or (form data) by the action's own check
 // (lib/session/action-arguments.ts: 403, or Next.js's 404 page for a post without JavaScript), with one
 // log line naming the action. Never a 500, never a stack.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, TEST_DIST_DIR, type TestServer } from '../support/http-server';
+import { formData } from '../support/page-actions';
 
 /** The actions that useActionState calls with (state, form data); the others take the form data alone. */
 const STATEFUL = ['confirmPasswordAction', 'createKeyAction', 'editKeyAction', 'rotateKeyAction', 'signInAction'];
@@ -47,12 +48,6 @@ function post(action: string, body: BodyInit, headers: Record<string, string>): 
   return fetch(new URL(page, server.origin), { method: 'POST', body, headers: { origin: server.origin, ...headers }, redirect: 'manual' });
 }
 
-function form(fields: [string, string][]): FormData {
-  const body = new FormData();
-  for (const [name, value] of fields) body.append(name, value);
-  return body;
-}
-
 /** The server's log lines printed while `send` ran. */
 async function logged(send: () => Promise<Response>): Promise<{ response: Response; body: ArrayBuffer; lines: string[] }> {
   const before = server.logs().length;
@@ -82,7 +77,7 @@ describe.each([...STATEFUL, ...STATELESS])('%s', (name) => {
   });
 
   it('called by a script with form data whose argument list holds no form is refused 403', async () => {
-    const body = form([['1_email', 'admin@demo.agency'], ['1_password', 'demo-password'], ['0', '[{}]']]);
+    const body = formData([['1_email', 'admin@demo.agency'], ['1_password', 'demo-password'], ['0', '[{}]']]);
     const { response, lines } = await logged(() => post(name, body, { 'next-action': actions.get(name)!.id, accept: 'text/x-component' }));
     expect(response.status).toBe(403);
     expect(response.headers.get('content-type')).toBe('text/x-component');
@@ -90,8 +85,8 @@ describe.each([...STATEFUL, ...STATELESS])('%s', (name) => {
     expect(lines[0]).toMatch(refusalLine(name));
   });
 
-  it.each(['[', '"x"', '{}', '3', 'null'])('called by a script with the argument list %s in form data is refused 400 before it runs', async (list) => {
-    const { response, body, lines } = await logged(() => post(name, form([['0', list]]), { 'next-action': actions.get(name)!.id }));
+  it.each(['[', '"x"', '{}', '3', 'null', '[{},"$Q5"]', '[{},"$@5"]', '[{},"$h1"]', '[{},"$n1x"]'])('called by a script with the argument list %s in form data is refused 400 before it runs', async (list) => {
+    const { response, body, lines } = await logged(() => post(name, formData([['0', list]]), { 'next-action': actions.get(name)!.id }));
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(new TextDecoder().decode(body)).toBe(UNREADABLE);
@@ -99,8 +94,19 @@ describe.each([...STATEFUL, ...STATELESS])('%s', (name) => {
   });
 
   it('called by a script with form data and no argument list is refused 400 before it runs', async () => {
-    const { response, body, lines } = await logged(() => post(name, form([['1_email', 'a@b.c']]), { 'next-action': actions.get(name)!.id }));
+    const { response, body, lines } = await logged(() => post(name, formData([['1_email', 'a@b.c']]), { 'next-action': actions.get(name)!.id }));
     expect([response.status, response.headers.get('content-type'), new TextDecoder().decode(body)]).toEqual([400, 'text/plain; charset=utf-8', UNREADABLE]);
+    expect(lines).toEqual([]);
+  });
+
+  it.each([
+    ['a head that does not parse', () => [['$ACTION_1:0', '{']]],
+    ['bound arguments in a part that is not there', (id: string) => [['$ACTION_1:0', JSON.stringify({ id, bound: '$@9' })]]],
+    ['bound arguments that do not parse', (id: string) => [['$ACTION_1:0', JSON.stringify({ id, bound: '$@1' })], ['$ACTION_1:1', '{']]],
+  ] as [string, (id: string) => [string, string][]][])('posted without JavaScript with %s is refused 400 before it runs', async (_label, fields) => {
+    const body = formData([['$ACTION_REF_1', ''], ...fields(actions.get(name)!.id), ['$ACTION_KEY', 'k1'], ['email', 'admin@demo.agency']]);
+    const { response, body: answer, lines } = await logged(() => post(name, body, {}));
+    expect([response.status, response.headers.get('content-type'), new TextDecoder().decode(answer)]).toEqual([400, 'text/plain; charset=utf-8', UNREADABLE]);
     expect(lines).toEqual([]);
   });
 
@@ -110,7 +116,7 @@ describe.each([...STATEFUL, ...STATELESS])('%s', (name) => {
     const fields: [string, string][] = STATEFUL.includes(name)
       ? [[`$ACTION_ID_${id}`, '']]
       : [['$ACTION_REF_1', ''], ['$ACTION_1:0', JSON.stringify({ id, bound: '$@1' })], ['$ACTION_1:1', '[{}]'], ['$ACTION_KEY', 'k1']];
-    const { response, lines } = await logged(() => post(name, form([...fields, ['email', 'admin@demo.agency'], ['password', 'demo-password']]), {}));
+    const { response, lines } = await logged(() => post(name, formData([...fields, ['email', 'admin@demo.agency'], ['password', 'demo-password']]), {}));
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('set-cookie')).toBeNull();

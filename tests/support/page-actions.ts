@@ -38,6 +38,13 @@ export async function pageAction(origin: string, path: string, cookie?: string):
   return { url: new URL(path, origin).href, id: bound.id, hiddenFields: own, initialState: state[0] };
 }
 
+/** Form data holding `fields` in order, names repeated as given. */
+export function formData(fields: [string, string][]): FormData {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  return body;
+}
+
 /**
  * A call no form of ours sends: `argumentList` replaces the argument list of a 'fetch' post (field
  * `0`), and `namedAlone` names the action by `$ACTION_ID_<id>` alone in a 'form' post, so that it gets
