@@ -11,6 +11,7 @@ import { databaseState } from './lib/health';
 import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 import { unavailablePage } from './lib/http/unavailable-page';
+import { isArgumentList, isFormCall } from './lib/session/action-call';
 
 // Pages only: not the APIs, Next.js's assets or the metadata documents.
 export const config = { matcher: ['/((?!api/|oauth/|_next/|\\.well-known/).*)'] };
@@ -26,22 +27,22 @@ function refused(status: 400 | 403 | 413, message: string): Response {
 }
 
 /**
- * Whether a form post's body is what its content type says: form data that parses, or (a server
- * action called from a script) the JSON text of its arguments. Next.js answers one that is not with a
- * 500 and a logged parse error; an unknown or malformed action id it answers itself (409, 400).
+ * Whether a form post's body is what its content type says: form data that parses, and a server
+ * action's call written as our pages and React write one (lib/session/action-call.ts): from a script
+ * (a Next-Action header) its argument list, the whole body or the form data's field `0`; without
+ * JavaScript the hidden fields that name the action. Next.js decodes either before any of our code
+ * runs, and answers one it cannot (`[`, `"x"`, a missing field `0`, a reference to nothing) with a 500
+ * and a logged error; an unknown or malformed action id it answers itself (409, 400).
  */
 async function formBodyParses(request: NextRequest, body: string): Promise<boolean> {
   const type = request.headers.get('content-type') ?? '';
-  if (/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(type)) {
-    return request.clone().formData().then(() => true, () => false);
-  }
-  if (request.headers.has('next-action') && /^text\/plain\b/i.test(type)) {
-    try {
-      JSON.parse(body);
-      return true;
-    } catch {
-      return false;
-    }
+  const scripted = request.headers.has('next-action');
+  // As Next.js tells the shapes apart: multipart is read as form data, any other script's body as the list.
+  const multipart = type.startsWith('multipart/form-data');
+  if (scripted && !multipart) return isArgumentList(body);
+  if (multipart || /^application\/x-www-form-urlencoded\b/i.test(type)) {
+    const form = await request.clone().formData().catch(() => null);
+    return form !== null && (scripted ? isArgumentList(form.get('0')) : isFormCall(form));
   }
   return true;
 }

@@ -21,6 +21,8 @@ interface Db {
   primary: Database;
   /** A few connections of their own on the primary for the lookups each request makes before its operation (see gateSql). */
   gatePool: pg.Pool;
+  /** When a statement on the gate's connections last answered (ms since the epoch): see gateBusy. */
+  gateAnsweredAt: number;
   prisma: PrismaClient;
   replica: { database: Database; monitor: ReplicaMonitor } | null;
 }
@@ -122,6 +124,7 @@ function createDb(): Db {
   return {
     primary,
     gatePool,
+    gateAnsweredAt: 0,
     prisma: new PrismaClient({ adapter: new PrismaPg(primary.pool) }),
     replica: replica && {
       database: replica,
@@ -253,9 +256,22 @@ export async function replicaState(): Promise<ReplicaVerdict | { state: 'none' }
  * behind those statements for a connection (and be refused after CONNECTION_WAIT_MS).
  */
 export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const { gatePool, primary } = db();
-  const result = await gatePool.query<Row>({ name: primary.statementNames.nameOf(text), text, values });
+  const current = db();
+  const result = await current.gatePool.query<Row>({ name: current.primary.statementNames.nameOf(text), text, values });
+  current.gateAnsweredAt = Date.now();
   return result.rows;
+}
+
+/**
+ * Whether the gate's connections are all taken by requests that the database is answering: every
+ * connection open and in use, and one of them answered within CONNECTION_WAIT_MS. A statement that
+ * then waits for a connection waits on our own traffic (one organisation's burst of key lookups), not
+ * on the database. Connections all in use and none answering for that long is a database that stopped
+ * answering: not busy.
+ */
+export function gateBusy(): boolean {
+  const { gatePool, gateAnsweredAt } = db();
+  return gatePool.totalCount >= GATE_POOL_SIZE && gatePool.idleCount === 0 && Date.now() - gateAnsweredAt < CONNECTION_WAIT_MS;
 }
 
 /** Positional parameters collected while a statement is written: `add` returns the reference ($n) of a value. */

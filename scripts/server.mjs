@@ -133,11 +133,30 @@ function pathDecodes(url) {
   }
 }
 
+/** Our own host, as the public address names it (APP_URL, with lib/app-url.ts's default). */
+const OWN_HOST = new URL(process.env.APP_URL ?? 'http://localhost:3000').host.toLowerCase();
+
+/**
+ * The path and query a request line names, or null when it names another host. A request line in
+ * absolute form (`GET http://host/path HTTP/1.1`, what a client sends to a proxy) is served for our
+ * own host only: Next.js took any such line's host for the request's, and redirected the client to it.
+ */
+function ownTarget(url) {
+  if (url.startsWith('/')) return url;
+  const target = URL.parse(url);
+  return target && /^https?:$/.test(target.protocol) && target.host.toLowerCase() === OWN_HOST ? target.pathname + target.search : null;
+}
+
+function refuse(res, message) {
+  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(message), 'Cache-Control': 'no-store' });
+  res.end(message);
+}
+
 const handle = (req, res) => {
-  if (!pathDecodes(req.url)) {
-    res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    return void res.end('The address could not be read: its percent-encoding is not valid UTF-8.');
-  }
+  const target = ownTarget(req.url ?? '/');
+  if (target === null) return void refuse(res, 'The request line names another host: this server serves only its own.');
+  req.url = target;
+  if (!pathDecodes(req.url)) return void refuse(res, 'The address could not be read: its percent-encoding is not valid UTF-8.');
   return nextHandler(req, res).catch((error) => {
     if (!isIncompleteRequest(error)) console.error('[server] request failed:', error);
     if (!res.headersSent) res.statusCode = 500;
@@ -146,9 +165,25 @@ const handle = (req, res) => {
 };
 await app.prepare();
 
+/**
+ * An answer sent before its request's body has arrived in full (the app refused a body over its bound
+ * without reading the rest) says `Connection: close`, and Node closes the connection once it is sent.
+ * The rest of that body is still on its way on the connection, where the next request would be read
+ * from: on a kept-alive connection the next request was never processed (a 408 after requestTimeout).
+ * The client sends its next request on a new connection instead. Every head goes through writeHead.
+ */
+function closeIfBodyUnread(req, res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    if (!req.complete && !this.headersSent) this.setHeader('Connection', 'close');
+    return writeHead.apply(this, args);
+  };
+}
+
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
 const server = createServer(CONNECTION_LIMITS, (req, res) => {
   latestRequest.set(req.socket, { req, start: Date.now() });
+  closeIfBodyUnread(req, res);
   socketAddresses.run(req.socket.remoteAddress, () => {
     if (!compress) return void handle(req, res);
     // compression() wraps res.write/end and calls next() at once; it never passes an error.

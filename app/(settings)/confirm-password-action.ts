@@ -8,6 +8,7 @@ import { authorizeAction, currentSessionToken } from '@/lib/session/current';
 import { sudoMaxAgeMs } from '@/lib/session/recent-sign-in';
 import { RETURN_TO_FIELD, safeReturnTo } from '@/lib/session/return-to';
 import { confirmPassword } from '@/lib/session/sign-in';
+import { statefulFormArguments } from '@/lib/session/action-arguments';
 
 export interface ConfirmPasswordState {
   error?: string;
@@ -17,7 +18,8 @@ export interface ConfirmPasswordState {
   confirmed?: { secondsLeft: number; at: number };
 }
 
-export async function confirmPasswordAction(_previous: ConfirmPasswordState, formData: FormData): Promise<ConfirmPasswordState> {
+export async function confirmPasswordAction(previous: unknown, submitted: unknown): Promise<ConfirmPasswordState> {
+  const formData = statefulFormArguments('confirmPasswordAction', previous, submitted);
   const session = await authorizeAction(formData);
   const token = (await currentSessionToken())!;
   const result = await confirmPassword({

@@ -62,8 +62,10 @@ export async function RequestLog({
   /** Whether to name each request's key or app (the organisation's log). */
   showCaller?: boolean;
 }) {
-  const { before, ...filter } = logFilter(params);
-  const page = await requestLogPage(scope, filter, before || undefined);
+  const { before, ...asked } = logFilter(params);
+  const page = await requestLogPage(scope, asked, before || undefined);
+  // As the log read them: an endpoint that names none is no filter, a cursor out of its bounds the first page.
+  const { filter, older } = page;
   const filtered = Boolean(filter.status || filter.endpoint || filter.requestId);
   const endpointOptions = filter.endpoint && !endpoints.includes(filter.endpoint) ? [filter.endpoint, ...endpoints] : endpoints;
   return (
@@ -97,7 +99,7 @@ export async function RequestLog({
       ) : (
         <div className="table-box" role="region" aria-label="Request log, scrolls sideways when wide" tabIndex={0}>
           <table className="request-log" data-testid="request-log">
-            <caption className="table-note">Newest first{before ? ' (an older page)' : ''}. Times are UTC; anything that looks like a credential is shown as REDACTED.</caption>
+            <caption className="table-note">Newest first{older ? ' (an older page)' : ''}. Times are UTC; anything that looks like a credential is shown as REDACTED.</caption>
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -130,9 +132,9 @@ export async function RequestLog({
           </table>
         </div>
       )}
-      {(page.next || before) && (
+      {(page.next || older) && (
         <nav className="pager" aria-label="Request log pages">
-          {before && <a href={hrefWith(basePath, filter)}>Newest requests</a>}
+          {older && <a href={hrefWith(basePath, filter)}>Newest requests</a>}
           {page.next && <a href={hrefWith(basePath, filter, page.next)}>Older requests</a>}
         </nav>
       )}

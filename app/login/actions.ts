@@ -8,6 +8,7 @@ import { trustedClientAddress } from '@/lib/http/client-address';
 import { RETURN_TO_FIELD, safeReturnTo } from '@/lib/session/return-to';
 import { EMAIL_MAX_LENGTH } from '@/lib/session/credential-caps';
 import { signIn, type SignInFieldErrors } from '@/lib/session/sign-in';
+import { formArgument, statefulFormArguments } from '@/lib/session/action-arguments';
 
 export interface SignInState {
   email: string;
@@ -17,7 +18,8 @@ export interface SignInState {
   retryAfter?: number;
 }
 
-export async function signInAction(_previous: SignInState, formData: FormData): Promise<SignInState> {
+export async function signInAction(previous: unknown, submitted: unknown): Promise<SignInState> {
+  const formData = statefulFormArguments('signInAction', previous, submitted);
   await assertSameOrigin();
   const typed = String(formData.get('email') ?? '').trim();
   const password = String(formData.get('password') ?? '');
@@ -41,8 +43,8 @@ export async function signInAction(_previous: SignInState, formData: FormData): 
   redirect(safeReturnTo(formData.get(RETURN_TO_FIELD)) ?? SETTINGS_HOME);
 }
 
-export async function signOutAction(formData: FormData): Promise<void> {
-  await authorizeAction(formData);
+export async function signOutAction(submitted: unknown): Promise<void> {
+  await authorizeAction(formArgument('signOutAction', submitted));
   await endSession();
   redirect(LOGIN_PATH);
 }

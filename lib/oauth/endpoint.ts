@@ -5,7 +5,7 @@
 // normalised (see parseClientMetadata); a refresh's scope reduced to the scopes we offer.
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
-import { rateLimiter, rateLimitHeaders } from '../ratelimit';
+import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { nodeExchange } from './bridge';
 import { oauthErrorPage } from './error-page';
@@ -48,9 +48,7 @@ function parameterRefusal(request: Request, path: string, body: string): Respons
 }
 
 /** A registration's body as the provider should see it, or the error answer. */
-async function registrationBody(request: Request, text: string): Promise<Uint8Array<ArrayBuffer> | Response> {
-  const decision = await rateLimiter().limit(`oauth-register:${rateLimitIdentity(null, request.headers)}`);
-  if (!decision.allowed) return oauthError(429, 'invalid_request', 'too many registrations from this address; try again later', rateLimitHeaders(decision));
+function registrationBody(text: string): Uint8Array<ArrayBuffer> | Response {
   const result = parseClientMetadata(text);
   if ('error' in result) return oauthError(400, result.error, result.error_description);
   return new TextEncoder().encode(JSON.stringify(result.metadata));
@@ -66,7 +64,7 @@ async function providerResponse(request: Request, path: string): Promise<Respons
     body = new TextEncoder().encode(refreshFormWithOfferedScopes(text));
   }
   if (path === OAUTH_ROUTES.registration && request.method === 'POST') {
-    const normalised = await registrationBody(request, text);
+    const normalised = registrationBody(text);
     if (normalised instanceof Response) return normalised;
     body = normalised;
   }
@@ -75,15 +73,28 @@ async function providerResponse(request: Request, path: string): Promise<Respons
   return exchange.response;
 }
 
+/**
+ * Registration counts per client address (60 a minute), each request before anything of it is read,
+ * and every answer to it (201, 400, 429) carries the limit headers of that window. The other endpoints
+ * count in no window and carry none.
+ */
+async function registrationDecision(request: Request, path: string): Promise<RateLimitDecision | null> {
+  if (path !== OAUTH_ROUTES.registration || request.method !== 'POST') return null;
+  return rateLimiter().limit(`oauth-register:${rateLimitIdentity(null, request.headers)}`);
+}
+
 export async function handleOAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;
   if (!isServedPath(path)) return oauthError(404, 'not_found', 'no such OAuth endpoint');
   const cors = CORS_PATHS.has(path);
   if (request.method === 'OPTIONS' && cors) return new Response(null, { status: 204, headers: CORS_HEADERS });
-  const response = await providerResponse(request, path);
-  if (!cors) return response;
+  const decision = await registrationDecision(request, path);
+  const response =
+    decision && !decision.allowed ? oauthError(429, 'invalid_request', 'too many registrations from this address; try again later') : await providerResponse(request, path);
+  const added = { ...(cors ? CORS_HEADERS : {}), ...(decision ? rateLimitHeaders(decision) : {}) };
+  if (Object.keys(added).length === 0) return response;
   const headers = new Headers(response.headers);
   headers.delete('access-control-allow-credentials');
-  for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+  for (const [name, value] of Object.entries(added)) headers.set(name, value);
   return new Response(response.body, { status: response.status, headers });
 }

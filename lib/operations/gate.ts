@@ -69,6 +69,7 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
     if (!requestLogEnabled()) return response;
     const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
     const remaining = headers['X-RateLimit-Remaining'];
+    const reset = headers['X-RateLimit-Reset'];
     recordRequest({
       auth,
       authorization: auth ? null : request.headers.get('authorization'),
@@ -80,6 +81,7 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
       durationMs: performance.now() - startedAt,
       clientAddress: trustedClientAddress(request.headers),
       rateRemaining: remaining === undefined ? null : Number(remaining),
+      rateReset: reset === undefined ? null : Number(reset),
       rateLimited: limited || response.status === 429,
       requestId,
     });

@@ -32,16 +32,16 @@ export const keyNameSchema = z
   .string()
   // Checked before trimming, so that a line break or tab at either end is refused too, not dropped.
   .refine(isPlainText, 'The name must not contain control characters, such as line breaks or tabs.')
-  .refine(isPlainName, 'The name must not contain text-direction controls (such as U+202E), which make it display in another order.')
+  .refine(isPlainName, 'The name must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B).')
   .trim()
   .min(1, 'Give the key a name.')
   .max(KEY_NAME_MAX, `At most ${KEY_NAME_MAX} characters.`);
 
-/** A key's optional note: plain text under the name rule (no control or text-direction characters); empty is none. */
+/** A key's optional note: plain text under the name rule (no control or invisible characters); empty is none. */
 export const keyNoteSchema = z
   .string()
   .refine(isPlainText, 'The note must not contain control characters, such as line breaks or tabs.')
-  .refine(isPlainName, 'The note must not contain text-direction controls (such as U+202E), which make it display in another order.')
+  .refine(isPlainName, 'The note must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B).')
   .trim()
   .max(KEY_NOTE_MAX, `At most ${KEY_NOTE_MAX} characters.`)
   .transform((note) => (note === '' ? null : note));

@@ -4,7 +4,9 @@
 // adds to a request's time. One statement writes a batch and adds it to the daily counts, which the
 // usage charts read: they never scan the log, and outlive its retention and its cap per organisation.
 // The queue is bounded: when the database cannot keep up, the oldest unwritten records are dropped
-// (and that is logged), never the requests themselves.
+// (and that is logged), never the requests themselves. So that no credential can flush the others'
+// trail, its refusals are logged once per rate-limit window, and the cap per organisation is shared
+// among its credentials.
 //
 // Never a credential: a request's path and query are stored redacted (redactUrl). A request refused
 // 401 is logged only when its Authorization header names a key of ours (a revoked or expired key, or
@@ -14,7 +16,7 @@ import { KEY_PREFIX, KEY_PATTERN, hashKey } from '../auth/api-keys';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
-import { displayName } from '../text/plain-text';
+import { displayName, isPlainText } from '../text/plain-text';
 import { batchQueue } from './batch-queue';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
@@ -39,6 +41,8 @@ export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
   method: string;
   url: string;
   tool?: string | null;
+  /** When the rate-limit window the request counted in ends (unix seconds): a refusal is logged once per window. */
+  rateReset: number | null;
 }
 
 interface PendingRow extends AnswerFacts {
@@ -51,6 +55,8 @@ interface PendingRow extends AnswerFacts {
   method: string;
   /** The request's URL as it came: redacted when the batch is written, off the request path. */
   url: string;
+  /** False: counted in the daily counts only, with no row in the log (a refusal past its window's first). */
+  logged: boolean;
 }
 
 /** A batch is written a second after its first record at the latest, or at once when it is full. */
@@ -86,17 +92,29 @@ export function requestLogSettings(): RequestLogSettings {
 
 // What looks like a credential in a URL: one of our keys, a bearer-style opaque token or JWT (a run of
 // 32 or more base64 characters besides the UUIDs this API takes, which no parameter of this API has),
-// and any value of a parameter whose name says it holds one.
-const SECRET_NAME = /key|token|secret|passw|auth|bearer|credential|signature|session|code|sig$/i;
+// and any value of a parameter whose name says it holds one. Each is looked for in the decoded text
+// (a key percent-encoded in a path segment is still a key), and with the characters between pieces
+// of a secret ignored: a key split in two by a `+` (read as a space) or a `%2C` is still a key.
+const SECRET_NAME = /key|token|secret|pass|pwd|auth|bearer|credential|signature|session|code|sig$/i;
 const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const OPAQUE_RUN = /[A-Za-z0-9_\-.~+/=]{32,}/;
+/** Anything outside the alphabets of keys, tokens and JWTs: what may split a secret, ignored when looking for one. */
+const SEPARATORS = /[^A-Za-z0-9_\-.~+/=]+/g;
 
 export function looksLikeCredential(text: string): boolean {
-  return text.includes(KEY_PREFIX) || OPAQUE_RUN.test(text.replace(UUIDS, ' '));
+  return text.split(UUIDS).some((part) => {
+    const joined = part.replace(SEPARATORS, '');
+    return joined.includes(KEY_PREFIX) || OPAQUE_RUN.test(joined);
+  });
 }
 
-function redactedValue(value: string): string {
-  return looksLikeCredential(value) ? REDACTED : value;
+/** A path segment as the app reads it; one whose percent-encoding does not decode, as it came. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**
@@ -108,13 +126,13 @@ export function redactUrl(url: string): { path: string; query: string } {
   const parsed = new URL(url);
   const path = parsed.pathname
     .split('/')
-    .map((segment) => redactedValue(segment))
+    .map((segment) => (looksLikeCredential(decodedSegment(segment)) ? REDACTED : segment))
     .join('/')
     .slice(0, PATH_MAX);
   const query = new URLSearchParams();
   for (const [name, value] of parsed.searchParams) {
     const safeName = looksLikeCredential(name) ? REDACTED : name;
-    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED ? REDACTED : redactedValue(value));
+    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED || looksLikeCredential(value) ? REDACTED : value);
   }
   return { path, query: query.toString().slice(0, QUERY_MAX) };
 }
@@ -139,6 +157,30 @@ function presentedKeyHash(authorization: string | null | undefined): string | nu
   return key && KEY_PATTERN.test(key) ? hashKey(key) : null;
 }
 
+/**
+ * Refusals (429) are logged sampled: a credential's first refusal in each rate-limit window gets a row
+ * in the log, its others in that window are only counted in the daily counts. A key refused 20,000
+ * times a minute thus writes one row a minute for its refusals, not 20,000 that would push every
+ * other credential's rows past the organisation's cap. Per process: each instance logs its first.
+ */
+const SAMPLED_CREDENTIALS_MAX = 10_000;
+
+const globalForRefusals = globalThis as unknown as { metricsRequestLogRefusals?: Map<string, number> };
+
+/** Whether a refusal of `credential` in the window ending at `reset` is the first: the one that is logged. */
+function firstRefusalOfWindow(credential: string, reset: number): boolean {
+  const logged = (globalForRefusals.metricsRequestLogRefusals ??= new Map());
+  if (logged.get(credential) === reset) return false;
+  if (logged.size >= SAMPLED_CREDENTIALS_MAX) {
+    // Windows that have ended need no memory; past that, forgetting costs at most one more row each.
+    const now = Date.now() / 1000;
+    for (const [known, end] of logged) if (end < now) logged.delete(known);
+    if (logged.size >= SAMPLED_CREDENTIALS_MAX) logged.clear();
+  }
+  logged.set(credential, reset);
+  return true;
+}
+
 /** Whether requests are logged now (REQUEST_LOG is not `off`): read on each request, so that it costs nothing when off. */
 export function requestLogEnabled(): boolean {
   return process.env.REQUEST_LOG !== 'off';
@@ -150,11 +192,13 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
   const { auth } = record;
   const keyHash = auth ? null : presentedKeyHash(record.authorization);
   if (!auth && !keyHash) return;
+  const apiKeyId = auth?.kind === 'api_key' ? auth.keyId : null;
+  const grantId = auth?.kind === 'oauth_grant' ? auth.grantId : null;
   requestQueue.push({
     orgId: auth?.orgId ?? null,
-    apiKeyId: auth?.kind === 'api_key' ? auth.keyId : null,
+    apiKeyId,
     keyHash,
-    grantId: auth?.kind === 'oauth_grant' ? auth.grantId : null,
+    grantId,
     oauthClientId: auth?.kind === 'oauth_grant' ? auth.clientId : null,
     at: now,
     method: record.method.slice(0, 16),
@@ -167,6 +211,7 @@ export function recordRequest(record: RequestRecord, now = new Date()): void {
     rateRemaining: record.rateRemaining,
     rateLimited: record.rateLimited,
     requestId: record.requestId,
+    logged: record.status !== 429 || firstRefusalOfWindow((apiKeyId ?? grantId ?? keyHash)!, record.rateReset ?? 0),
   });
 }
 
@@ -191,13 +236,14 @@ const COLUMNS = [
   ['rate_remaining', 'int4'],
   ['rate_limited', 'bool'],
   ['request_id', 'uuid'],
+  ['logged', 'bool'],
 ] as const;
 
 const WRITE_BATCH = `
   WITH batch AS (
     SELECT coalesce(b.org_id, k.org_id) AS org_id, coalesce(b.api_key_id, k.id) AS api_key_id, b.grant_id, b.oauth_client_id,
            b.created_at, b.method, b.path, b.query, b.endpoint, b.tool, b.status, b.duration_ms, b.client_address,
-           b.rate_remaining, b.rate_limited, b.request_id
+           b.rate_remaining, b.rate_limited, b.request_id, b.logged
       FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
            AS b(${COLUMNS.map(([name]) => name).join(', ')})
       LEFT JOIN api_keys k ON b.key_hash IS NOT NULL AND k.hash = b.key_hash
@@ -206,7 +252,7 @@ const WRITE_BATCH = `
                              status, duration_ms, client_address, rate_remaining, rate_limited, request_id)
     SELECT org_id, api_key_id, grant_id, oauth_client_id, created_at, method, path, query, endpoint, tool,
            status, duration_ms, client_address, rate_remaining, rate_limited, request_id
-      FROM batch WHERE org_id IS NOT NULL
+      FROM batch WHERE org_id IS NOT NULL AND logged
   )
   INSERT INTO request_counts_daily (org_id, day, subject, oauth_client_id, endpoint, status_class, requests)
   SELECT org_id, (created_at AT TIME ZONE 'UTC')::date,
@@ -225,7 +271,7 @@ async function writeBatch(rows: PendingRow[]): Promise<void> {
     const { path, query } = redactUrl(row.url);
     const values = [
       row.orgId, row.apiKeyId, row.keyHash, row.grantId, row.oauthClientId, row.at, row.method, path, query,
-      row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId,
+      row.endpoint, row.tool, row.status, row.durationMs, row.clientAddress, row.rateRemaining, row.rateLimited, row.requestId, row.logged,
     ];
     values.forEach((value, i) => columns[i]!.push(value));
     if (row.orgId) pruning().touched.add(row.orgId);
@@ -253,8 +299,28 @@ export function flushRequestLog(): Promise<void> {
 }
 
 /**
- * Deletes the records past REQUEST_LOG_RETENTION_DAYS, each written-to organisation's records past
- * its newest REQUEST_LOG_MAX_ROWS_PER_ORG, and daily counts past REQUEST_COUNTS_RETENTION_DAYS.
+ * How many of its newest rows each credential keeps so that an organisation holds at most `cap`: the
+ * greatest share that fits, given that a credential with fewer rows keeps all of them (its unused
+ * share goes to the others), and at least its newest row (so an organisation with more credentials
+ * than the cap holds one row each). `counts` are the rows of each credential; null when all fit.
+ */
+export function rowsKeptPerCredential(counts: number[], cap: number): number | null {
+  const ascending = [...counts].sort((a, b) => a - b);
+  let room = cap;
+  for (const [index, rows] of ascending.entries()) {
+    const share = Math.floor(room / (ascending.length - index));
+    if (rows > share) return Math.max(1, share);
+    room -= rows;
+  }
+  return null;
+}
+
+/**
+ * Deletes the records past REQUEST_LOG_RETENTION_DAYS, the oldest records of each written-to
+ * organisation over REQUEST_LOG_MAX_ROWS_PER_ORG, and daily counts past REQUEST_COUNTS_RETENTION_DAYS.
+ * The cap is shared among the organisation's credentials (rowsKeptPerCredential): rows are taken from
+ * the credentials with the most, so one key's burst cuts its own trail, never another credential's
+ * rows (before, the organisation's newest rows were kept, and a burst pushed out everyone else's).
  * `orgIds` (tests) names the organisations to hold to the cap; by default those written to since the last prune.
  */
 export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
@@ -266,14 +332,20 @@ export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
   await sql(`DELETE FROM request_log WHERE created_at < now() - make_interval(days => $1)`, [retentionDays]);
   await sql(`DELETE FROM request_counts_daily WHERE day < (now() AT TIME ZONE 'UTC')::date - $1::int`, [REQUEST_COUNTS_RETENTION_DAYS]);
   for (const orgId of capped) {
-    // The oldest record that stays (an index range read of at most the cap), then everything older.
+    const counts = await sql<{ rows: number }>(
+      `SELECT count(*)::int AS rows FROM request_log WHERE org_id = $1 GROUP BY coalesce(api_key_id::text, grant_id)`,
+      [orgId],
+    );
+    const kept = rowsKeptPerCredential(counts.map((row) => row.rows), maxRowsPerOrg);
+    if (kept === null) continue;
     await sql(
-      `WITH last_kept AS (
-         SELECT created_at, id FROM request_log WHERE org_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 - 1 LIMIT 1
-       )
-       DELETE FROM request_log r USING last_kept
-        WHERE r.org_id = $1 AND (r.created_at, r.id) < (last_kept.created_at, last_kept.id)`,
-      [orgId, maxRowsPerOrg],
+      `DELETE FROM request_log WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY coalesce(api_key_id::text, grant_id) ORDER BY created_at DESC, id DESC) AS newness
+             FROM request_log WHERE org_id = $1
+         ) ranked WHERE newness > $2
+       )`,
+      [orgId, kept],
     );
   }
 }
@@ -314,6 +386,10 @@ export interface RequestLogPage {
   entries: RequestLogEntry[];
   /** The cursor of the next (older) page, or null when this is the last. */
   next: string | null;
+  /** The filter as it was read: without an endpoint that names none. */
+  filter: RequestLogFilter;
+  /** Whether a cursor was read (an older page); false when there was none or it was out of its bounds. */
+  older: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -323,11 +399,22 @@ function encodeCursor(entry: { at: Date; id: string }): string {
   return Buffer.from(`${entry.at.toISOString()}|${entry.id}`).toString('base64url');
 }
 
+/**
+ * The cursor's bounds: ids are bigint, and times are held to the years 1 to 9999, which PostgreSQL and
+ * JavaScript both read alike (PostgreSQL's timestamps start in 4713 BC, JavaScript's dates earlier, and
+ * pg writes a year before 1 as BC). A cursor out of them was made by no page and reads the first page:
+ * passed on, it failed the statement (bigint out of range, a date PostgreSQL cannot read) with a 500.
+ */
+const CURSOR_ID_MAX = 2n ** 63n - 1n;
+const CURSOR_TIME_MIN = Date.parse('0001-01-01T00:00:00.000Z');
+const CURSOR_TIME_MAX = Date.parse('9999-12-31T23:59:59.999Z');
+
 function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
   if (!cursor) return null;
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = new Date(at ?? '');
-  return Number.isNaN(time.getTime()) || !/^\d{1,19}$/.test(id ?? '') ? null : { at: time, id: id! };
+  const time = new Date(at ?? '').getTime();
+  if (!(time >= CURSOR_TIME_MIN && time <= CURSOR_TIME_MAX) || !/^\d{1,19}$/.test(id ?? '') || BigInt(id!) > CURSOR_ID_MAX) return null;
+  return { at: new Date(time), id: id! };
 }
 
 /** The WHERE conditions of a scope, on a table with org_id, api_key_id/subject, grant_id and oauth_client_id. */
@@ -347,17 +434,23 @@ const STATUS_RANGES: Record<StatusClass, string> = {
   '5xx': 'status BETWEEN 500 AND 599',
 };
 
-/** One page of a scope's requests, newest first. A malformed cursor reads from the newest; a malformed request id finds nothing. */
+/**
+ * One page of a scope's requests, newest first. A malformed cursor (or one out of its bounds) reads from
+ * the newest, an endpoint that is not plain text filters nothing, and a malformed request id finds nothing.
+ */
 export async function requestLogPage(scope: RequestScope, filter: RequestLogFilter = {}, cursor?: string, limit = 50): Promise<RequestLogPage> {
   const params = new SqlParams();
   const conditions = scopeConditions(scope, params, 'log');
-  if (filter.status) conditions.push(STATUS_RANGES[filter.status]);
-  if (filter.endpoint) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
-  if (filter.requestId !== undefined) {
-    if (!UUID.test(filter.requestId)) return { entries: [], next: null };
-    conditions.push(`request_id = ${params.add(filter.requestId)}::uuid`);
-  }
+  // An endpoint that is not plain text (U+0000 above all, which PostgreSQL text cannot hold) names none: no filter.
+  const { endpoint, ...rest } = filter;
+  const applied: RequestLogFilter = endpoint && isPlainText(endpoint) ? { ...rest, endpoint } : rest;
   const after = decodeCursor(cursor);
+  if (applied.status) conditions.push(STATUS_RANGES[applied.status]);
+  if (applied.endpoint) conditions.push(`endpoint = ${params.add(applied.endpoint)}`);
+  if (applied.requestId !== undefined) {
+    if (!UUID.test(applied.requestId)) return { entries: [], next: null, filter: applied, older: after !== null };
+    conditions.push(`request_id = ${params.add(applied.requestId)}::uuid`);
+  }
   if (after) conditions.push(`(created_at, id) < (${params.add(after.at)}::timestamptz, ${params.add(after.id)}::bigint)`);
   const rows = await sql<RequestLogEntry>(
     `SELECT r.id::text, r.created_at AS at, r.method, r.path, r.query, r.endpoint, r.tool, r.status, r.duration_ms AS "durationMs",
@@ -372,7 +465,7 @@ export async function requestLogPage(scope: RequestScope, filter: RequestLogFilt
     params.values,
   );
   const entries = rows.slice(0, limit).map((row) => ({ ...row, caller: displayName(row.caller) }));
-  return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null };
+  return { entries, next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null, filter: applied, older: after !== null };
 }
 
 export type ClassCounts = Record<StatusClass, number>;

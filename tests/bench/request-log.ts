@@ -75,7 +75,7 @@ async function timeRecording(auth: ApiKeyContext): Promise<string> {
   // Made before the clock starts: only the recording is timed.
   const records: RequestRecord[] = Array.from({ length: calls }, (_, i) => ({
     auth, method: 'GET', url: `http://127.0.0.1/api/v1/ads/overview?from=2026-06-01&to=2026-06-30&client=${randomUUID()}`, endpoint: '/api/v1/ads/overview',
-    status: 200, durationMs: 3, clientAddress: '127.0.0.1', rateRemaining: i % 60, rateLimited: false, requestId: randomUUID(),
+    status: 200, durationMs: 3, clientAddress: '127.0.0.1', rateRemaining: i % 60, rateReset: null, rateLimited: false, requestId: randomUUID(),
   }));
   for (const record of records.slice(0, 1_000)) recordRequest(record);
   await flushRequestLog();

@@ -130,7 +130,7 @@ test('a key is renamed and given a note; a bad note is explained in the dialog; 
   // A right-to-left override would make the note display in another order than it is stored.
   await edit.getByLabel('Note (optional)').fill('Backup \u202Etxt.exe');
   await edit.getByRole('button', { name: 'Save' }).click();
-  await expect(edit.getByText('The note must not contain text-direction controls (such as U+202E), which make it display in another order.')).toBeVisible();
+  await expect(edit.getByText('The note must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B).')).toBeVisible();
   await expect(edit.getByLabel('Note (optional)')).toHaveAttribute('aria-invalid', 'true');
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'edit-key-error');

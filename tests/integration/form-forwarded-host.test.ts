@@ -125,7 +125,7 @@ describe('a key name a person reads', () => {
     const response = await fetch(action.url, { method: 'POST', body: post.body, headers: { ...post.headers, cookie, origin: direct.origin }, redirect: 'manual' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/x-component');
-    expect(await response.text()).toContain('"name":"The name must not contain text-direction controls (such as U+202E), which make it display in another order."');
+    expect(await response.text()).toContain('"name":"The name must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B)."');
     expect(await sql('SELECT 1 FROM api_keys WHERE name = $1', [name])).toEqual([]);
   });
 

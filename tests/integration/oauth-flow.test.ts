@@ -279,10 +279,13 @@ describe('registration', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    // A refused registration counted in its address's window, and says so.
+    expect([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual(['60', '59']);
+    expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d{10}$/);
     expect((await response.json()).error).toBe('invalid_redirect_uri');
   });
 
-  it('limits registrations per client address (60 a minute)', async () => {
+  it('limits registrations per client address (60 a minute), with the limit headers on every answer', async () => {
     // 61 registrations one after another must fall into one fixed window.
     await awayFromWindowEdge();
     const address = clientAddress();
@@ -294,6 +297,11 @@ describe('registration', () => {
         body: JSON.stringify({ redirect_uris: [REDIRECT] }),
       });
       statuses.push(response.status);
+      // Every answer, the 201s included, says where the address's window stands.
+      expect(response.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(Math.max(0, 59 - attempt)));
+      expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d{10}$/);
+      expect(response.headers.get('ratelimit-policy')).toBe('"default";q=60;w=60');
       if (response.status === 429) {
         expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'too many registrations from this address; try again later' });
         const retryAfter = Number(response.headers.get('retry-after'));

@@ -3,9 +3,10 @@
 //
 // Targets: authorize (query or form, and the resume step), token, revoke and register; the consent
 // screen and its decision; the sign-in and create-key forms posted as server actions, in both shapes
-// (without JavaScript, and as React sends them). Each request starts from a valid one (a registered
-// client, a live consent interaction, a signed-in admin with the CSRF token of the session) and is
-// mostly mutated with hostile values: control characters, text-direction controls, broken
+// (without JavaScript, and as React sends them), sometimes with arguments no form sends. Each request
+// starts from a valid one (a registered client, a live consent interaction, a signed-in admin with the
+// CSRF token of the session) and is mostly mutated with hostile values: control characters, invisible
+// characters (text-direction controls, zero-width and other format characters), broken
 // percent-encoding, values at and beyond the length caps, unknown and renamed parameters, metadata with
 // odd types and keys, JSON nested up to 20,000 deep, other content types, and odd headers (Origin,
 // X-Forwarded-Host, Authorization, Cookie).
@@ -28,10 +29,10 @@ import { MAX_BODY_BYTES } from '@/lib/http/body';
 import { OAUTH_INPUT_CAPS } from '@/lib/oauth/request-rules';
 import { KEY_NAME_MAX } from '@/lib/settings/key-form';
 import { csrfTokenFor } from '@/lib/session/tokens';
-import { BROKEN_ENCODINGS, CONTROLS, DIRECTION_CONTROLS, encode, FUZZ_PATH as PATH, FUZZ_SEED as SEED, TEXTS } from '../support/fuzz-values';
+import { BROKEN_ENCODINGS, CONTROLS, DIRECTION_CONTROLS, encode, INVISIBLES, FUZZ_PATH as PATH, FUZZ_SEED as SEED, TEXTS } from '../support/fuzz-values';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { authorizationUrl, CookieJar, discover, register, sessionOf } from '../support/oauth-flow';
-import { actionPost, pageAction, type PageAction, type PostShape } from '../support/page-actions';
+import { actionPost, pageAction, type MalformedCall, type PageAction, type PostShape } from '../support/page-actions';
 import { newOrganisationAdmin } from './platform-support';
 
 const BATCH = 8;
@@ -46,11 +47,14 @@ const ERROR_IN_LOG = /^\s+at |Error/m;
 const FORM_REFUSED = 'Cross-origin form submission refused: nothing was changed.';
 const CONSENT_REFUSED = 'Cross-origin form submission refused.';
 const PATH_REFUSED = 'The address could not be read: its percent-encoding is not valid UTF-8.';
+const FORM_UNREADABLE = 'The form could not be read: nothing was changed.';
 
 // ───────────── the rules, restated ─────────────
 
 const CONTROL_OR_SURROGATE = /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u;
-const DIRECTION_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** Invisible characters: format characters (text-direction controls among them) and line and paragraph separators; an emoji's joiner aside. */
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}]/u;
+const invisibleIn = (text: string) => INVISIBLE.test(text.replace(/(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu, ''));
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 const badText = (text: string) => CONTROL_OR_SURROGATE.test(text) || text.length > OAUTH_INPUT_CAPS.value;
@@ -92,7 +96,7 @@ function holdsBadText(value: unknown): boolean {
 }
 
 const badClientName = (value: unknown) =>
-  typeof value !== 'string' || CONTROL_OR_SURROGATE.test(value) || DIRECTION_CONTROL.test(value) || value.length > OAUTH_INPUT_CAPS.clientName;
+  typeof value !== 'string' || CONTROL_OR_SURROGATE.test(value) || invisibleIn(value) || value.length > OAUTH_INPUT_CAPS.clientName;
 
 /** Whether a registration body is refused as invalid_client_metadata before the provider sees it. */
 function badRegistration(text: string): boolean {
@@ -131,7 +135,7 @@ function sameOrigin(headers: Record<string, string>): boolean {
 type Body =
   | { kind: 'text'; text: string; type?: string }
   /** A page form's fields, posted to its server action in `shape`; `type` replaces the content type. */
-  | { kind: 'action'; form: 'signIn' | 'createKey'; fields: [string, string][]; shape: PostShape; type?: string };
+  | { kind: 'action'; form: 'signIn' | 'createKey'; fields: [string, string][]; shape: PostShape; type?: string; malformed?: MalformedCall };
 
 interface FuzzRequest {
   method: 'GET' | 'POST';
@@ -160,7 +164,7 @@ function hostileRaw(current: string): fc.Arbitrary<string> {
   return fc.oneof(
     fc.tuple(fc.constantFrom(...CONTROLS), fc.constantFrom('prefix', 'suffix', 'alone')).map(([control, where]) => ({ prefix: control + current, suffix: current + control, alone: control })[where]!),
     fc.constantFrom(...BROKEN_ENCODINGS).map((broken) => current + broken),
-    fc.constantFrom(...DIRECTION_CONTROLS).map((control) => current + encode(control)),
+    fc.constantFrom(...DIRECTION_CONTROLS, ...INVISIBLES).map((control) => current + encode(control)),
     fc.constantFrom(cap - 1, cap, cap + 1, 5_000).map((length) => 'x'.repeat(length)),
     fc.constantFrom(...TEXTS).map(encode),
     fc.string({ unit: 'binary', maxLength: 30 }).map(encode),
@@ -171,7 +175,7 @@ function hostileRaw(current: string): fc.Arbitrary<string> {
 /** Texts (not encoded) for form fields and names a person reads. */
 const hostileText = fc.oneof(
   fc.tuple(fc.constantFrom('\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f'), fc.constantFrom('Fuzz ', '')).map(([control, text]) => `${text}${control}x`),
-  fc.constantFrom(...DIRECTION_CONTROLS).map((control) => `Backup${control}txt.exe`),
+  fc.constantFrom(...DIRECTION_CONTROLS, ...INVISIBLES).map((control) => `Backup${control}txt.exe`),
   fc.constantFrom(...TEXTS),
   fc.tuple(fc.constantFrom(99, 100, 101, 255, 256, 1_000, 10_000), fc.constantFrom('k', 'é', '😀')).map(([length, char]) => char.repeat(length)),
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -395,7 +399,22 @@ function consentCases(world: World): fc.Arbitrary<Case> {
 }
 
 
-/** A page form posted with `fields` as a server action, with odd headers and sometimes another content type. */
+/** Argument lists no form sends (a script's call by the action's id), lists and not. */
+const ARGUMENT_LISTS = ['[]', '[{}]', '[{},{}]', '[null,"$K1"]', '["x","$K1"]', '[{},"$K1",1]', '[{"a":"$$x"},"$K1"]', '[', '"x"', '{}', 'null', '3', '', '[{},"$Q1"]', '[{},"$@2"]', '[{"a":"$h1"},"$K1"]'];
+
+/** Whether a call's argument list is one proxy.ts lets through: a JSON list whose `$` strings are only form data, escapes and JSON's missing values. */
+function isOwnList(text: string): boolean {
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const strings = JSON.stringify(list).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  return Array.isArray(list) && strings.every((quoted) => !/^"\$(?!\$|K\d+"|undefined"|NaN"|Infinity"|-Infinity"|-0")/.test(quoted));
+}
+
+/** A page form posted with `fields` as a server action, with odd headers, sometimes another content type or arguments no form sends. */
 function actionCases(form: 'signIn' | 'createKey', fields: fc.Arbitrary<[string, string][]>, cookie: fc.Arbitrary<string>): fc.Arbitrary<Case> {
   const path = form === 'signIn' ? '/login' : '/settings/api-keys';
   return fc
@@ -406,12 +425,20 @@ function actionCases(form: 'signIn' | 'createKey', fields: fc.Arbitrary<[string,
       headers: browserHeaders(),
       cookie,
       forwardedFor: address,
+      malformed: fc.oneof(
+        { weight: 6, arbitrary: fc.constant<MalformedCall>({}) },
+        { weight: 2, arbitrary: fc.constantFrom(...ARGUMENT_LISTS).map((argumentList): MalformedCall => ({ argumentList })) },
+        { weight: 1, arbitrary: fc.constant<MalformedCall>({ namedAlone: true }) },
+      ),
     })
-    .map(({ fields: values, shape, type, headers, cookie: jar, forwardedFor }): Case => {
+    .map(({ fields: values, shape, type, headers, cookie: jar, forwardedFor, malformed }): Case => {
       // Sign-in failures are counted per address: each post from an address of its own.
       const all: Record<string, string> = { ...headers, 'x-forwarded-for': forwardedFor, ...(jar ? { cookie: jar } : {}) };
-      const request: FuzzRequest = { method: 'POST', path, headers: all, body: { kind: 'action', form, fields: values, shape, type } };
-      return { request, expected: 'origin' in all && !sameOrigin(all) ? { refused: 'text', status: 403, text: FORM_REFUSED } : { refused: false } };
+      const request: FuzzRequest = { method: 'POST', path, headers: all, body: { kind: 'action', form, fields: values, shape, type, malformed } };
+      if ('origin' in all && !sameOrigin(all)) return { request, expected: { refused: 'text', status: 403, text: FORM_REFUSED } };
+      // An argument list Next.js could not decode, in the form data React sends: refused before the action runs.
+      const unreadable = shape === 'fetch' && type === undefined && malformed.argumentList !== undefined && !isOwnList(malformed.argumentList);
+      return { request, expected: unreadable ? { refused: 'text', status: 400, text: FORM_UNREADABLE } : { refused: false } };
     });
 }
 
@@ -498,7 +525,7 @@ const count = (status: string) => statuses.set(status, (statuses.get(status) ?? 
 function requestInit({ method, headers, body }: FuzzRequest): RequestInit {
   if (!body) return { method, headers, redirect: 'manual' };
   if (body.kind === 'text') return { method, headers: { ...headers, ...(body.type ? { 'content-type': body.type } : {}) }, body: body.text, redirect: 'manual' };
-  const post = actionPost(body.form === 'signIn' ? world.signIn : world.createKey, body.fields, body.shape);
+  const post = actionPost(body.form === 'signIn' ? world.signIn : world.createKey, body.fields, body.shape, body.malformed);
   return { method, headers: { ...headers, ...post.headers, ...(body.type ? { 'content-type': body.type } : {}) }, body: post.body, redirect: 'manual' };
 }
 
@@ -579,7 +606,7 @@ describe('the run as a whole', () => {
     expect(server.logs().slice(logStart)).not.toMatch(ERROR_IN_LOG);
     const names = (await sql<{ name: string }>('SELECT name FROM api_keys WHERE org_id = $1', [world.owner.orgId])).map((row) => row.name);
     for (const keyName of names) {
-      expect(CONTROL_OR_SURROGATE.test(keyName) || DIRECTION_CONTROL.test(keyName), JSON.stringify(keyName)).toBe(false);
+      expect(CONTROL_OR_SURROGATE.test(keyName) || invisibleIn(keyName), JSON.stringify(keyName)).toBe(false);
       expect(keyName.trim().length, JSON.stringify(keyName)).toBeGreaterThan(0);
       // Characters as the form counts them (code points: an emoji is one), not UTF-16 units.
       expect([...keyName].length, JSON.stringify(keyName)).toBeLessThanOrEqual(KEY_NAME_MAX);

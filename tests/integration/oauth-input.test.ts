@@ -143,8 +143,11 @@ describe('register', () => {
     ['a first-strong isolate', 'Backup\u2068txt.exe'],
     ['a right-to-left mark', 'Backup\u200Ftxt.exe'],
     ['an Arabic letter mark', 'Backup\u061Ctxt.exe'],
+    ['a zero-width space', 'Cl\u200Baude'],
+    ['a paragraph separator', 'Cl\u2029aude'],
+    ['a tag character', 'Claude\u{E0063}'],
   ])('refuses %s in client_name as invalid_client_metadata', async (_label, name) => {
-    await expectOAuthError(await registration({ client_name: name }), 'invalid_client_metadata', 'client_name must not contain control characters or text-direction controls');
+    await expectOAuthError(await registration({ client_name: name }), 'invalid_client_metadata', 'client_name must not contain control characters or invisible characters (such as text-direction controls or zero-width spaces)');
   });
 
   it(`takes a client_name of ${OAUTH_INPUT_CAPS.clientName} characters and refuses one more`, async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SIGN_IN_RULES } from '@/lib/session/throttle';
 import { startTestServer, type TestServer } from '../support/http-server';
-import { rawRequest } from '../support/raw-request';
+import { rawExchange, rawRequest } from '../support/raw-request';
 import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
 import { awayFromWindowEdge } from './platform-support';
 
@@ -190,5 +190,29 @@ describe('connection limits', () => {
       socket.destroy();
     });
     expect(logged.trim().split('\n')).toEqual([expect.stringMatching(INCOMPLETE)]);
+  });
+});
+
+describe('a request line in absolute form', () => {
+  const request = (target: string) => `GET ${target} HTTP/1.1\r\nHost: ${new URL(server.origin).host}\r\nConnection: close\r\n\r\n`;
+
+  it.each(['http://evil.example/settings', 'http://evil.example/', 'https://evil.example/login?next=/settings', 'http://127.0.0.1:1/api/health'])(
+    'naming another host (%s) is refused with 400, never redirected there',
+    async (target) => {
+      const { received } = await rawExchange(server.origin, [request(target)], 5_000);
+      const [head, body] = received.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(head).toMatch(/^Content-Type: text\/plain; charset=utf-8$/im);
+      expect(head).not.toMatch(/^location:/im);
+      expect(body).toBe('The request line names another host: this server serves only its own.');
+    },
+  );
+
+  it('naming this server is served as its path', async () => {
+    const { received } = await rawExchange(server.origin, [request(`${server.origin}/api/health`)], 5_000);
+    const [head, body] = received.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/^content-type: application\/json$/im);
+    expect(body).toContain('{"status":"ok"');
   });
 });

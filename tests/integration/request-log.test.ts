@@ -104,12 +104,30 @@ describe('the request log', () => {
     expect((await requestLogPage({ orgId: org.id, kind: 'key', keyId }, { status: '4xx' })).entries.map((e) => e.status)).toEqual([403, 400]);
     expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint: '/api/v1/me' })).entries.map((e) => e.requestId)).toEqual([ok.headers.get('x-request-id')]);
     expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: invalid.headers.get('x-request-id')! })).entries.map((e) => e.status)).toEqual([400]);
-    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: 'not-a-uuid' })).toEqual({ entries: [], next: null });
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: 'not-a-uuid' })).toEqual({ entries: [], next: null, filter: { requestId: 'not-a-uuid' }, older: false });
     // Keyset pages: two, then one, then none.
     const first = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, undefined, 2);
     expect(first.entries.map((e) => e.status)).toEqual([403, 400]);
     const second = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, first.next!, 2);
-    expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null });
+    expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null, filter: {}, older: true });
+    // A filter or cursor made by no page reads the first page (each once failed the statement: a 500).
+    for (const endpoint of ['\u0000', '/api/v1/me\u0000', '\ud800']) {
+      expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint }, undefined, 2), JSON.stringify(endpoint)).toEqual(first);
+    }
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    const crafted = [
+      '2026-01-01T00:00:00.000Z|9223372036854775808', // past bigint
+      '2026-01-01T00:00:00.000Z|99999999999999999999',
+      '-004713-06-01T00:00:00.000Z|1', // before 4713 BC, where PostgreSQL's timestamps start
+      '-271821-04-20T00:00:00.000Z|1', // JavaScript's minimum date
+      '+275760-09-13T00:00:00.000Z|1', // and its maximum
+      '0000-12-31T23:59:59.999Z|1', // 1 BC
+      'not a date|1',
+    ];
+    for (const text of crafted) expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor(text), 2), text).toEqual(first);
+    // At the bounds, a cursor is read: before the last moment of year 9999, everything; before year 1, nothing.
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('9999-12-31T23:59:59.999Z|9223372036854775807'), 2)).toEqual({ ...first, older: true });
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('0001-01-01T00:00:00.000Z|1'), 2)).toEqual({ entries: [], next: null, filter: {}, older: true });
     // Another organisation reads nothing of these.
     const other = await freshOrg('request log other');
     expect((await requestLogPage({ orgId: other.id, kind: 'key', keyId })).entries).toEqual([]);
@@ -197,9 +215,13 @@ describe('the request log', () => {
     const org = await freshOrg('request log pruning');
     const { keyId } = await keyOf(org.id);
     const auth: ApiKeyContext = { kind: 'api_key', keyId, keyName: 'k', keyPrefix: 'mk_live_x', expiresAt: null, orgId: org.id, orgName: org.name, scopes: [], clientIds: null };
+    // Each in a window of its own: a refusal is logged once per window.
     const record = (at: Date, status: number) =>
       recordRequest(
-        { auth, method: 'GET', url: 'http://localhost/api/v1/me', endpoint: '/api/v1/me', status, durationMs: 1, clientAddress: '192.0.2.1', rateRemaining: 1, rateLimited: false, requestId: randomUUID() },
+        {
+          auth, method: 'GET', url: 'http://localhost/api/v1/me', endpoint: '/api/v1/me', status, durationMs: 1, clientAddress: '192.0.2.1',
+          rateRemaining: 1, rateReset: at.getTime() / 1000, rateLimited: false, requestId: randomUUID(),
+        },
         at,
       );
     const day = 86_400_000;
@@ -220,6 +242,41 @@ describe('the request log', () => {
     const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId });
     expect(usage.total).toBe(7);
     expect(usage.days.reduce((sum, d) => sum + d.counts['5xx'], 0)).toBe(1);
+  });
+
+  it('keeps a trail one key cannot flush: a burst of 1,000 mostly refused requests takes at most 200 rows, and the cap prunes that key only', async () => {
+    const org = await freshOrg('request log burst');
+    const other = await keyOf(org.id);
+    const burst = await keyOf(org.id);
+    expect((await api('/api/v1/me', { key: other.key })).status).toBe(200);
+    await flushRequestLog();
+    // Ten at once, 100 each: over the rate limit (60 a minute) and the cap on requests in progress (4).
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < 100; i += 1) statuses.push((await api('/api/v1/me', { key: burst.key })).status);
+      }),
+    );
+    await flushRequestLog();
+    const refused = statuses.filter((status) => status === 429).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(refused).toBeGreaterThanOrEqual(1_000 - 2 * 60);
+    const rowsOf = async (keyId: string) => Number((await sql<{ n: string }>('SELECT count(*) AS n FROM request_log WHERE api_key_id = $1', [keyId]))[0]!.n);
+    const burstRows = await rowsOf(burst.keyId);
+    console.log(`request log: a burst of 1,000 requests (${refused} refused) took ${burstRows} rows`);
+    expect(burstRows).toBeLessThanOrEqual(200);
+    // Every answered request is logged; of the refusals, the first of each window.
+    const logged = await sql<{ status: number }>('SELECT status FROM request_log WHERE api_key_id = $1 AND status = 429', [burst.keyId]);
+    expect(burstRows - logged.length).toBe(1_000 - refused);
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.length).toBeLessThanOrEqual(2);
+    // The counts the charts read keep every request, the refusals not logged included.
+    const usage = await requestUsage({ orgId: org.id, kind: 'key', keyId: burst.keyId });
+    expect([usage.total, usage.days.reduce((sum, d) => sum + d.counts['429'], 0)]).toEqual([1_000, refused]);
+    // A cap below the burst's rows takes the burst's oldest rows, never the other key's.
+    process.env.REQUEST_LOG_MAX_ROWS_PER_ORG = '10';
+    await pruneRequestLog([org.id]);
+    expect([await rowsOf(other.keyId), await rowsOf(burst.keyId)]).toEqual([1, 9]);
   });
 
   it('records nothing with REQUEST_LOG=off', async () => {

@@ -22,6 +22,8 @@ export const CONTROLS = ['%00', '%01', '%07', '%08', '%09', '%0A', '%0D', '%1B',
 export const BROKEN_ENCODINGS = ['%', '%%', '%zz', '%0', '%G1', '%E2%82', '%ED%A0%80', '%ED%BF%BF', '%C0%80', '%FF', '%FE%FF', '%EF%BF%BE', '%F4%90%80%80'];
 /** Unicode's text-direction controls (Bidi_Control), as texts. */
 export const DIRECTION_CONTROLS = ['\u061C', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+/** Other invisible characters a name a person reads may not hold: zero-width and other format characters, separators, tags. */
+export const INVISIBLES = ['\u200B', '\u200C', '\u200D', '\u2060', '\u00AD', '\uFEFF', '\u2028', '\u2029', '\u{E0041}', '\u{E007F}'];
 export const TEXTS = [
   "' OR 1=1 --",
   '"; DROP TABLE api_keys; --',

@@ -38,14 +38,32 @@ export async function pageAction(origin: string, path: string, cookie?: string):
   return { url: new URL(path, origin).href, id: bound.id, hiddenFields: own, initialState: state[0] };
 }
 
+/** Form data holding `fields` in order, names repeated as given. */
+export function formData(fields: [string, string][]): FormData {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  return body;
+}
+
+/**
+ * A call no form of ours sends: `argumentList` replaces the argument list of a 'fetch' post (field
+ * `0`), and `namedAlone` names the action by `$ACTION_ID_<id>` alone in a 'form' post, so that it gets
+ * the form data as its only argument.
+ */
+export interface MalformedCall {
+  argumentList?: string;
+  namedAlone?: boolean;
+}
+
 /** The body and headers of a post of `fields` to `action` in `shape` (headers such as Origin are the caller's). */
-export function actionPost(action: PageAction, fields: [string, string][], shape: PostShape): { body: FormData; headers: Record<string, string> } {
+export function actionPost(action: PageAction, fields: [string, string][], shape: PostShape, malformed: MalformedCall = {}): { body: FormData; headers: Record<string, string> } {
   const body = new FormData();
   if (shape === 'form') {
-    for (const [name, value] of [...action.hiddenFields, ...fields]) body.append(name, value);
+    const hidden: [string, string][] = malformed.namedAlone ? [[`$ACTION_ID_${action.id}`, '']] : action.hiddenFields;
+    for (const [name, value] of [...hidden, ...fields]) body.append(name, value);
     return { body, headers: {} };
   }
   for (const [name, value] of fields) body.append(`_1_${name}`, value);
-  body.append('0', JSON.stringify([action.initialState, '$K1']));
+  body.append('0', malformed.argumentList ?? JSON.stringify([action.initialState, '$K1']));
   return { body, headers: { 'next-action': action.id, accept: 'text/x-component' } };
 }

@@ -1,7 +1,10 @@
 // Requests that fetch() cannot send: a GET with a body, a body written a piece at a time with a pause
 // between pieces (a client trickling its body), or one from a chosen source address (any address of
-// 127.0.0.0/8 is this machine's). Answers as a fetch Response for the assertions.
+// 127.0.0.0/8 is this machine's). Answers as a fetch Response for the assertions. rawExchange writes
+// whole requests as text on one connection, for what an HTTP client never sends (several requests
+// written at once, a request line in absolute form).
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawRequestOptions {
   method: string;
@@ -36,5 +39,41 @@ export function rawRequest(url: string, { method, headers, pieces, pauseMs = 0, 
       }
       request.end();
     })();
+  });
+}
+
+export interface RawExchange {
+  /** Everything the server sent, as text. */
+  received: string;
+  /** Milliseconds from the first byte written until the server closed the connection (null: still open at the end). */
+  closedAfterMs: number | null;
+}
+
+/**
+ * Writes `requests` (whole HTTP/1.1 requests as text, any request line) one after the other on one
+ * connection to `origin`, and reads until the server closes it or `waitMs` pass.
+ */
+export function rawExchange(origin: string, requests: string[], waitMs: number): Promise<RawExchange> {
+  const { port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    const startedAt = Date.now();
+    let received = '';
+    let closedAfterMs: number | null = null;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ received, closedAfterMs });
+    }, waitMs);
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    // A write after the server closed fails (EPIPE, ECONNRESET): what was received still counts.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closedAfterMs = Date.now() - startedAt;
+      clearTimeout(timer);
+      resolve({ received, closedAfterMs });
+    });
+    socket.on('connect', () => {
+      for (const request of requests) socket.write(request);
+    });
   });
 }

@@ -54,9 +54,13 @@ describe('parseClientMetadata', () => {
     ['a left-to-right isolate', 'a\u2066b'],
     ['a pop directional isolate', 'a\u2069b'],
     ['a left-to-right mark', 'a\u200Eb'],
+    ['a zero-width space', 'Cl\u200Baude'],
+    ['a line separator', 'Cl\u2028aude'],
+    ['a tag character', 'Claude\u{E0041}'],
+    ['a soft hyphen', 'Cl\u00ADaude'],
     ['an Arabic letter mark', 'a\u061Cb'],
   ])('refuses %s in client_name and its language variants', (_label, name) => {
-    const message = (field: string) => refused(`${field} must not contain control characters or text-direction controls`);
+    const message = (field: string) => refused(`${field} must not contain control characters or invisible characters (such as text-direction controls or zero-width spaces)`);
     expect(parseClientMetadata(text({ client_name: name }))).toEqual(message('client_name'));
     expect(parseClientMetadata(text({ 'client_name#ar': name }))).toEqual(message('client_name#ar'));
   });

@@ -36,7 +36,7 @@ describe('parseKeyCreateArgs', () => {
     [['--org', 'acme', '--scopes', 'ads:read', '--clients', 'nope'], /Not a client id/],
     [['--org', 'acme', '--scopes', 'ads:read', '--expires', '2026-02-30'], /YYYY-MM-DD/],
     [['--org', 'acme', '--scopes', 'ads:read', '--bogus'], /Unknown option/],
-    [['--org', 'acme', '--scopes', 'ads:read', '--name', 'Backup\u202Etxt.exe'], /^--name: The name must not contain text-direction controls/],
+    [['--org', 'acme', '--scopes', 'ads:read', '--name', 'Backup\u202Etxt.exe'], /^--name: The name must not contain invisible characters, such as text-direction controls/],
     [['--org', 'acme', '--scopes', 'ads:read', '--name', 'Nul\u0000key'], /^--name: The name must not contain control characters/],
     [['--org', 'acme', '--scopes', 'ads:read', '--name', 'k'.repeat(101)], /^--name: At most 100 characters\.$/],
     [['--org', 'acme', '--scopes', 'ads:read', '--name', '  '], /^--name: Give the key a name\.$/],

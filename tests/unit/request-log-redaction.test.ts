@@ -7,6 +7,9 @@ import { looksLikeCredential, redactUrl } from '@/lib/usage/request-log';
 
 const KEY = `mk_live_${'A1b2C3d4E5'.repeat(4)}abc`;
 
+/** A character as `%XX`, as a client may write any character of a path. */
+const percentEncoded = (character: string) => `%${character.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
 describe('redactUrl', () => {
   it('keeps the API’s own parameters: dates, client UUIDs, levels, searches, limits', () => {
     const url = 'http://localhost/api/v1/ads/entities?client=4f0c2a5e-9d1b-4c3a-8e7f-0a1b2c3d4e5f,5a6b7c8d-1e2f-4a3b-9c8d-7e6f5a4b3c2d&from=2026-06-01&to=2026-06-30&level=ad&search=summer+sale&limit=50';
@@ -40,9 +43,40 @@ describe('redactUrl', () => {
       }
     }
     expect(looksLikeCredential('4f0c2a5e-9d1b-4c3a-8e7f-0a1b2c3d4e5f')).toBe(false);
-    // The price of catching unknown token formats: a search of 32 or more characters without a space is
-    // taken for one too (a space, encoded or not, breaks the run).
+    // The price of catching unknown token formats, and secrets split in pieces: a search of 32 or more
+    // letters and digits in all, spaces or not, is taken for one too; a shorter one is kept.
     expect(looksLikeCredential('black-friday-campaign-2026-summer')).toBe(true);
-    expect(looksLikeCredential('black friday campaign 2026 summer sale')).toBe(false);
+    expect(looksLikeCredential('black friday campaign 2026 summer sale')).toBe(true);
+    expect(looksLikeCredential('black friday 2026')).toBe(false);
+  });
+
+  describe('looks for a secret in the decoded text, whatever separates its pieces', () => {
+    const secret = KEY.slice('mk_live_'.length);
+    const [head, tail] = [secret.slice(0, 20), secret.slice(20)];
+
+    it.each([
+      ['a `+` (read as a space)', `q=${head}+${tail}`],
+      ['an encoded comma', `q=${head}%2C${tail}`],
+      ['an encoded space and a comma', `q=${head}%20,${tail}`],
+      ['several separators, the key prefix split too', `q=mk%2Cli+ve_${head}+${tail}`],
+    ])('a key split by %s in a query value', (_, query) => {
+      expect(redactUrl(`http://localhost/api/v1/me?${query}&from=2026-06-01`).query).toBe('q=REDACTED&from=2026-06-01');
+    });
+
+    it.each([
+      ['every character percent-encoded', [...KEY].map(percentEncoded).join('')],
+      ['every eighth character percent-encoded', [...KEY].map((c, i) => (i % 8 === 0 ? percentEncoded(c) : c)).join('')],
+      ['a secret split by an encoded space', `${head}%20${tail}`],
+    ])('a key with %s in a path segment', (_, segment) => {
+      expect(redactUrl(`http://localhost/api/v1/${segment}/overview`).path).toBe('/api/v1/REDACTED/overview');
+    });
+
+    it('keeps a path segment whose percent-encoding does not decode, as it came, when it holds nothing secret', () => {
+      expect(redactUrl('http://localhost/api/v1/%E0%A4%A/overview').path).toBe('/api/v1/%E0%A4%A/overview');
+    });
+  });
+
+  it.each(['pwd', 'pass', 'user_pwd', 'PASS', 'passphrase'])('replaces every value of a parameter named %s', (name) => {
+    expect(redactUrl(`http://localhost/api/v1/me?${name}=hunter2&from=2026-06-01`).query).toBe(`${name}=REDACTED&from=2026-06-01`);
   });
 });

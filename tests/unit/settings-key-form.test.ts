@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KEY_NAME_MAX, KEY_NOTE_MAX, parseKeyDetailsForm, parseKeyForm } from '@/lib/settings/key-form';
 
 const CONTROL_MESSAGE = 'The name must not contain control characters, such as line breaks or tabs.';
-const DIRECTION_MESSAGE = 'The name must not contain text-direction controls (such as U+202E), which make it display in another order.';
+const INVISIBLE_MESSAGE = 'The name must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B).';
 
 function withName(name: string): FormData {
   const form = new FormData();
@@ -33,8 +33,21 @@ describe('parseKeyForm: the name', () => {
     ['a right-to-left isolate', 'Backup\u2067txt.exe'],
     ['a right-to-left mark', 'Backup\u200Ftxt.exe'],
     ['an Arabic letter mark', 'Backup\u061Ctxt.exe'],
-  ])('refuses %s, which would make the name display in another order', (_label, name) => {
-    expect(parseKeyForm(withName(name))).toEqual({ errors: { name: DIRECTION_MESSAGE } });
+    ['a zero-width space', 'Cl\u200Baude'],
+    ['a zero-width joiner between letters', 'Cl\u200Daude'],
+    ['a zero-width non-joiner', 'Cl\u200Caude'],
+    ['a word joiner', 'Cl\u2060aude'],
+    ['a soft hyphen', 'Cl\u00ADaude'],
+    ['a byte order mark', 'Cl\uFEFFaude'],
+    ['a line separator', 'Cl\u2028aude'],
+    ['a paragraph separator', 'Cl\u2029aude'],
+    ['a tag character', 'Claude\u{E0041}\u{E007F}'],
+  ])('refuses %s, an invisible character (a text-direction control makes the name display in another order; the others hide in it)', (_label, name) => {
+    expect(parseKeyForm(withName(name))).toEqual({ errors: { name: INVISIBLE_MESSAGE } });
+  });
+
+  it('takes an emoji sequence joined by a zero-width joiner (one picture of two)', () => {
+    expect(parseKeyForm(withName('Reports 👩‍💻'))).toMatchObject({ request: { name: 'Reports 👩‍💻' } });
   });
 
   it(`takes up to ${KEY_NAME_MAX} characters after trimming, not one more`, () => {
@@ -74,7 +87,7 @@ describe('parseKeyDetailsForm: rename and note', () => {
       errors: { note: 'The note must not contain control characters, such as line breaks or tabs.' },
     });
     expect(parseKeyDetailsForm(details('', 'Backup\u202Etxt.exe'))).toEqual({
-      errors: { name: 'Give the key a name.', note: 'The note must not contain text-direction controls (such as U+202E), which make it display in another order.' },
+      errors: { name: 'Give the key a name.', note: 'The note must not contain invisible characters, such as text-direction controls (U+202E), which make it display in another order, or zero-width spaces (U+200B).' },
     });
   });
 });

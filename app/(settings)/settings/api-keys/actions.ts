@@ -5,6 +5,7 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { InvalidKeyRequest, isRotationOverlap } from '@/lib/auth/api-keys';
+import { formArgument, statefulFormArguments } from '@/lib/session/action-arguments';
 import { adminActionSession, authorizeAdminAction, requireRecentSignIn, SETTINGS_HOME } from '@/lib/session/current';
 import { signInPathReturningTo } from '@/lib/session/return-to';
 import { createOrgApiKey, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/settings/api-keys';
@@ -41,7 +42,8 @@ function submittedValues(formData: FormData): KeyFormValues {
   };
 }
 
-export async function createKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
+export async function createKeyAction(previous: unknown, submitted: unknown): Promise<CreateKeyState> {
+  const formData = statefulFormArguments('createKeyAction', previous, submitted);
   const session = await adminActionSession(formData);
   if (!session) {
     return {
@@ -64,7 +66,8 @@ export async function createKeyAction(_previous: CreateKeyState, formData: FormD
   }
 }
 
-export async function revokeKeyAction(formData: FormData): Promise<void> {
+export async function revokeKeyAction(submitted: unknown): Promise<void> {
+  const formData = formArgument('revokeKeyAction', submitted);
   const session = await authorizeAdminAction(formData);
   await requireRecentSignIn(session);
   const keyId = z.uuid().safeParse(formData.get('keyId'));
@@ -79,7 +82,8 @@ export interface RotateKeyState {
   created?: { id: string; name: string; key: string };
 }
 
-export async function rotateKeyAction(_previous: RotateKeyState, formData: FormData): Promise<RotateKeyState> {
+export async function rotateKeyAction(previous: unknown, submitted: unknown): Promise<RotateKeyState> {
+  const formData = statefulFormArguments('rotateKeyAction', previous, submitted);
   const session = await authorizeAdminAction(formData);
   await requireRecentSignIn(session);
   const keyId = z.uuid().safeParse(formData.get('keyId'));
@@ -105,7 +109,8 @@ export interface EditKeyState {
   savedAt?: number;
 }
 
-export async function editKeyAction(_previous: EditKeyState, formData: FormData): Promise<EditKeyState> {
+export async function editKeyAction(previous: unknown, submitted: unknown): Promise<EditKeyState> {
+  const formData = statefulFormArguments('editKeyAction', previous, submitted);
   const session = await authorizeAdminAction(formData);
   const keyId = z.uuid().safeParse(formData.get('keyId'));
   const parsed = parseKeyDetailsForm(formData);

@@ -5,6 +5,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { revokeAllConnectedApps, revokeConnectedApp, type GrantViewer } from '@/lib/oauth/grants';
+import { formArgument } from '@/lib/session/action-arguments';
 import { authorizeAction, isAdmin, requireRecentSignIn, type CurrentSession } from '@/lib/session/current';
 
 const LIST_PATH = '/settings/connected-apps';
@@ -17,7 +18,8 @@ function viewerOf(session: CurrentSession): GrantViewer | null {
  * Revoke on the list: the row leaves it. An unknown, foreign or already revoked grant, or a value no
  * grant id can be, changes nothing; the list shows the truth.
  */
-export async function revokeAppAction(formData: FormData): Promise<void> {
+export async function revokeAppAction(submitted: unknown): Promise<void> {
+  const formData = formArgument('revokeAppAction', submitted);
   const session = await authorizeAction(formData);
   await requireRecentSignIn(session);
   const viewer = viewerOf(session);
@@ -27,14 +29,14 @@ export async function revokeAppAction(formData: FormData): Promise<void> {
 }
 
 /** Revoke on an app's page: the page is gone with the grant, so back to the list. */
-export async function revokeAppFromDetailAction(formData: FormData): Promise<void> {
-  await revokeAppAction(formData);
+export async function revokeAppFromDetailAction(submitted: unknown): Promise<void> {
+  await revokeAppAction(formArgument('revokeAppFromDetailAction', submitted));
   redirect(LIST_PATH);
 }
 
 /** "Revoke all apps": every grant the viewer sees (an admin, the organisation's; a member, their own). */
-export async function revokeAllAppsAction(formData: FormData): Promise<void> {
-  const session = await authorizeAction(formData);
+export async function revokeAllAppsAction(submitted: unknown): Promise<void> {
+  const session = await authorizeAction(formArgument('revokeAllAppsAction', submitted));
   await requireRecentSignIn(session);
   const viewer = viewerOf(session);
   if (viewer) await revokeAllConnectedApps(viewer);

@@ -1,5 +1,5 @@
 // Readiness for load balancers (no key, no rate limit, outside /api/v1): 200 when the database
-// answers, 503 with Retry-After when it does not, and 503 while the server drains before it stops
+// answers (or is busy answering this server's requests), 503 with Retry-After when it does not, and 503 while the server drains before it stops
 // (scripts/server.mjs). The read replica and the rate limiter are reported too, but neither makes the
 // server unready: without the replica the primary serves every read, without Upstash limits are
 // counted in-process, and pulling every instance out of rotation would serve nobody.
@@ -34,7 +34,8 @@ interface Readiness {
 async function checkReadiness(): Promise<Readiness> {
   const limiter = rateLimiter();
   const [database, replica, limiterState] = await Promise.all([databaseState(), withinCheckTime(replicaState), check(() => limiter.ping())]);
-  const ready = database === 'ok';
+  // Busy is load, not an outage (lib/health.ts): taking the instance out of rotation would only move its traffic.
+  const ready = database !== 'unreachable';
   const replicaUsable = !replica.ok || replica.value.state !== 'skipped';
   const counting = limiter.name === 'upstash' && limiterState === 'ok' ? 'shared' : 'per instance';
   return {
