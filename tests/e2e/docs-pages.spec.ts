@@ -13,6 +13,10 @@ async function rendered(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
 }
 
+// Each test opens its own page and depends on no other: they run on whichever workers are free, so the
+// slow ones (the whole API reference rendered and checked) do not run one after another.
+test.describe.configure({ mode: 'parallel' });
+
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 test('the API reference says how to get a key, and its link leads to the keys page through the sign-in', async ({ page }, testInfo) => {

@@ -7,6 +7,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
@@ -37,8 +39,6 @@ async function expectAxeClean(page: Page): Promise<void> {
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
-const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d+\/callback/;
-
 /** The URL the provider sends the browser to after the consent answer (read from the Location header). */
 async function answerConsent(page: Page, button: 'Allow' | 'Deny'): Promise<URL> {
   const resumed = page.waitForResponse((response) => /\/oauth\/authorize\/[^/]+$/.test(new URL(response.url()).pathname) && response.status() === 303);
@@ -47,9 +47,9 @@ async function answerConsent(page: Page, button: 'Allow' | 'Deny'): Promise<URL>
   await choice.focus();
   await page.keyboard.press('Enter');
   const callback = new URL((await resumed).headers().location!);
-  // The browser goes on to a loopback callback (answered by answerLoopbackCallbacks): once it is there,
-  // a navigation the test starts next cannot be cut short by it (seen on a busy machine).
-  if (LOOPBACK_CALLBACK.test(callback.href)) await page.waitForURL(callback.href);
+  // The browser goes on to an http callback (a loopbackApp): once it has arrived, a navigation the test
+  // starts next cannot be cut short by it (seen on a busy machine). An app scheme goes nowhere.
+  if (callback.protocol === 'http:') await page.waitForURL(callback.href);
   return callback;
 }
 
@@ -61,9 +61,18 @@ async function signInOnTheWay(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/consent\/[A-Za-z0-9_-]+$/);
 }
 
-/** Loopback callbacks answered in the browser, as a native app's little server would. */
-async function answerLoopbackCallbacks(page: Page): Promise<void> {
-  await page.route(LOOPBACK_CALLBACK, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'You can close this window.' }));
+/**
+ * A native app's loopback callback (RFC 8252): a little server on a free port of 127.0.0.1 that answers
+ * the browser's redirect, as the app's own would. (A route in the page cannot stand in for it:
+ * Playwright does not route the requests a redirect makes.)
+ */
+async function loopbackApp(): Promise<{ redirect: string; close: () => Promise<void> }> {
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    redirect: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function expectGrantDead(as: oauth.AuthorizationServer, client: oauth.Client, tokens: oauth.TokenEndpointResponse[]): Promise<void> {
@@ -80,13 +89,14 @@ test('a registered client on a random loopback port: sign-in, consent, code, ref
   // A second organisation for the admin, so that the consent screen asks which one.
   const membershipId = randomUUID();
   await query(`INSERT INTO memberships (id, org_id, user_id, role, created_at) VALUES ($1, $2, $3, 'member', now())`, [membershipId, otherOrg!.id, admin.userId]);
+  const app = await loopbackApp();
   try {
     const as = await discoverFromMcp(baseURL!);
     const client = await register(as, { client_name: 'Claude Code', redirect_uris: ['http://127.0.0.1:33418/callback'] });
     expect(client.application_type).toBe('native');
-    const redirect = `http://127.0.0.1:${20000 + Math.floor(Math.random() * 40000)}/callback`;
+    // Another port than the registered one (RFC 8252 §7.3).
+    const { redirect } = app;
     const start = await authorizationUrl(as, client.client_id, redirect, { scope: null });
-    await answerLoopbackCallbacks(page);
 
     await page.goto(start.url.href);
     await signInOnTheWay(page, ADMIN.email);
@@ -122,6 +132,7 @@ test('a registered client on a random loopback port: sign-in, consent, code, ref
     expect(await query(`SELECT 1 FROM oauth_payloads WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [context!.grantId])).toHaveLength(0);
   } finally {
     await query('DELETE FROM memberships WHERE id = $1', [membershipId]);
+    await app.close();
   }
 });
 
@@ -135,12 +146,12 @@ test('a client identified by its metadata document (device_code grant and all) c
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
   }));
+  const app = await loopbackApp();
   try {
     const as = await discoverFromMcp(baseURL!);
     const client: oauth.Client = { client_id: metadata.clientId, token_endpoint_auth_method: 'none' };
-    const redirect = `http://127.0.0.1:${20000 + Math.floor(Math.random() * 40000)}/callback`;
+    const { redirect } = app;
     const start = await authorizationUrl(as, client.client_id, redirect, { resource: `${baseURL}/api/mcp/` });
-    await answerLoopbackCallbacks(page);
 
     await page.goto(start.url.href);
     await signInOnTheWay(page, MEMBER.email);
@@ -168,6 +179,7 @@ test('a client identified by its metadata document (device_code grant and all) c
     expect(metadata.fetches()).toBe(1);
   } finally {
     await metadata.close();
+    await app.close();
   }
 });
 
@@ -223,20 +235,23 @@ test('the consent screen cannot be framed and refuses a forged answer', async ({
 
 test('Settings → Connected apps: a member sees their own app, an admin every app, and revoking works on the next request', async ({ page, browser, baseURL }, testInfo) => {
   const as = await discoverFromMcp(baseURL!);
-  const redirect = 'http://127.0.0.1:33418/callback';
 
   /** Connects a new app as `email` in a fresh browser: its client and tokens. */
   async function connectAs(email: string, name: string) {
     const context = await browser.newContext();
     const tab = await context.newPage();
-    await answerLoopbackCallbacks(tab);
-    const client = await register(as, { client_name: name, redirect_uris: [redirect] });
-    const start = await authorizationUrl(as, client.client_id, redirect);
-    await tab.goto(start.url.href);
-    await signInOnTheWay(tab, email);
-    const callback = await answerConsent(tab, 'Allow');
-    await context.close();
-    return { client, tokens: await exchangeCode(as, client, callback, start, redirect) };
+    const app = await loopbackApp();
+    try {
+      const client = await register(as, { client_name: name, redirect_uris: ['http://127.0.0.1:33418/callback'] });
+      const start = await authorizationUrl(as, client.client_id, app.redirect);
+      await tab.goto(start.url.href);
+      await signInOnTheWay(tab, email);
+      const callback = await answerConsent(tab, 'Allow');
+      return { client, tokens: await exchangeCode(as, client, callback, start, app.redirect) };
+    } finally {
+      await context.close();
+      await app.close();
+    }
   }
 
   const suffix = randomUUID().slice(0, 8);
