@@ -97,13 +97,14 @@ ensure_postgres
 ensure_redis
 ensure_packages
 
-# The type check reads the route types that the build writes, so it waits for the build.
-step "lint and the tests' production build (.next-test, shared by every suite that serves the app)"
-side_by_side "lint: npx eslint --max-warnings 0 ." "build: npx tsx tests/build.ts"
+# What needs no build runs beside it. (The type check leaves out the route types the tests' build writes,
+# tsconfig.json: read while being written they could fail it.)
+step "the tests' production build (.next-test, shared by every suite that serves the app), beside the type check, the lint and the unit tests"
+side_by_side "build: npx tsx tests/build.ts" "typecheck: npx tsc --noEmit" "lint: npx eslint --max-warnings 0 ." "unit: npx vitest run --project unit"
 # Each test runner keeps both cores busy by itself (several workers, each waiting part of its time); run
 # side by side they would only slow each other, and tests that time answers would fail.
-step "typecheck, and vitest: unit, integration and cluster tests"
-side_by_side "typecheck: npx tsc --noEmit" "vitest: npx vitest run"
+step "vitest: integration and cluster tests"
+side_by_side "vitest: npx vitest run --project integration --project cluster"
 step "browser tests (Playwright on Debian's Chromium)"
 side_by_side "browser: npx playwright test"
 step "npm test passed in $((SECONDS - started)) s"
