@@ -3,7 +3,8 @@
 //
 // Targets: authorize (query or form, and the resume step), token, revoke and register; the consent
 // screen and its decision; the sign-in and create-key forms posted as server actions, in both shapes
-// (without JavaScript, and as React sends them), sometimes with arguments no form sends. Each request
+// (without JavaScript, and as React sends them), sometimes with arguments no form sends; the request
+// log's pages with the filters and cursors of their address. Each request
 // starts from a valid one (a registered client, a live consent interaction, a signed-in admin with the
 // CSRF token of the session) and is mostly mutated with hostile values: control characters, invisible
 // characters (text-direction controls, zero-width and other format characters), broken
@@ -30,6 +31,7 @@ import { OAUTH_INPUT_CAPS } from '@/lib/oauth/request-rules';
 import { KEY_NAME_MAX } from '@/lib/settings/key-form';
 import { csrfTokenFor } from '@/lib/session/tokens';
 import { BROKEN_ENCODINGS, CONTROLS, DIRECTION_CONTROLS, encode, INVISIBLES, FUZZ_PATH as PATH, FUZZ_SEED as SEED, TEXTS } from '../support/fuzz-values';
+import { mintKey } from '../support/api';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { authorizationUrl, CookieJar, discover, register, sessionOf } from '../support/oauth-flow';
 import { actionPost, pageAction, type MalformedCall, type PageAction, type PostShape } from '../support/page-actions';
@@ -248,6 +250,8 @@ interface World {
   sessionToken: string;
   signIn: PageAction;
   createKey: PageAction;
+  /** A key of the owner's organisation with a request in the log: its page shows its own log. */
+  keyId: string;
 }
 
 function authorizeCases(world: World): fc.Arbitrary<Case> {
@@ -478,6 +482,30 @@ function createKeyCases(world: World): fc.Arbitrary<Case> {
   return actionCases('createKey', fields, cookie);
 }
 
+/**
+ * The request log's pages as the organisation's admin opens them (the organisation's, and one key's),
+ * with the filters and the paging cursor of the address mutated: anyone can write an address. Any
+ * answer but a 5xx; a cursor the page did not make reads the first page (request-log-pages.test.ts).
+ */
+function requestLogCases(world: World): fc.Arbitrary<Case> {
+  const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+  const cursor = fc.oneof(
+    fc.tuple(fc.integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 }), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n })).map(([ms, id]) => base64url(`${new Date(ms).toISOString()}|${id}`)),
+    fc.tuple(fc.constantFrom('-004714-01-01T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-02-30T00:00:00.000Z', 'now'), fc.constantFrom('1', '0', '-1', '9223372036854775807', '9223372036854775808', '1e3', '')).map(([day, id]) => base64url(`${day}|${id}`)),
+    hostileText.map(base64url),
+    fc.constant(''),
+  );
+  const pieces = fc
+    .tuple(fc.constantFrom('2xx', '4xx', '429', '5xx', ''), fieldText(fc.constantFrom('GET /api/v1/me', 'get_ads_overview', '')), fieldText(fc.constantFrom('0b7c2a9e-4f1d-4c3e-9a55-1c2d3e4f5a6b', '')), cursor)
+    .map(([status, endpoint, id, before]): Piece[] => [['status', status], ['endpoint', encode(endpoint)], ['id', encode(id)], ['before', before]]);
+  return fc
+    .tuple(fc.constantFrom('/settings/usage', `/settings/api-keys/${world.keyId}`), pieces.chain(mutatedPieces))
+    .map(([page, query]): Case => ({
+      request: { method: 'GET', path: `${page}?${joinPieces(query)}`, headers: { cookie: `metrics_session=${world.sessionToken}` } },
+      expected: { refused: false },
+    }));
+}
+
 // ───────────── the run ─────────────
 
 let server: TestServer;
@@ -508,6 +536,7 @@ beforeAll(async () => {
     sessionToken,
     signIn: await pageAction(server.origin, '/login'),
     createKey: await pageAction(server.origin, '/settings/api-keys', cookie),
+    keyId: await keyWithARequest(owner.orgId),
   };
   logStart = server.logs().length;
 }, 300_000);
@@ -517,6 +546,14 @@ afterAll(async () => {
   console.log(`oauth and forms fuzz: ${requests} requests — ${counts.join(', ')} (seed ${SEED})`);
   await server?.stop();
 });
+
+/** A key of the organisation that has made one request, so that the log pages have a row to show. */
+async function keyWithARequest(orgId: string): Promise<string> {
+  const key = await mintKey({ orgId, name: 'fuzz log key' });
+  expect((await server.request('/api/v1/me', { key })).status).toBe(200);
+  const [row] = await sql<{ id: string }>("SELECT id FROM api_keys WHERE org_id = $1 AND name = 'fuzz log key'", [orgId]);
+  return row!.id;
+}
 
 const fitsInHead = ({ request }: Case) => request.path.length + Object.values(request.headers).reduce((sum, value) => sum + value.length, 0) <= MAX_HEAD;
 
@@ -584,6 +621,7 @@ const TARGETS: { name: string; requests: number; cases: (world: World) => fc.Arb
   { name: 'consent', requests: 96, cases: consentCases },
   { name: 'sign-in form', requests: 96, cases: signInCases },
   { name: 'create-key form', requests: 120, cases: createKeyCases },
+  { name: 'request-log pages', requests: 96, cases: requestLogCases },
 ];
 
 describe.each(TARGETS.map((target) => [target.name, target] as const))('%s under generated and hostile requests', (name, { requests: planned, cases }) => {
