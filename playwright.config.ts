@@ -1,4 +1,7 @@
-// Browser tests on Debian's Chromium (/usr/bin/chromium; no browser is ever downloaded). The global
+// Browser tests on Debian's Chromium headless shell (/usr/bin/chromium-headless-shell, the package
+// chromium-headless-shell: Chromium's own headless build, what Playwright runs for headless tests by
+// default; no browser is ever downloaded). E2E_CHROMIUM=/usr/bin/chromium runs the full browser instead
+// (it needs two fifths more time: round 14 in docs/performance). The global
 // setup seeds a template database and makes sure the tests' production build (.next-test) is current;
 // each worker then clones the database and starts a server of its own on a free port
 // (tests/e2e/support/fixtures.ts), so workers never share sign-ins, keys or throttles.
@@ -22,7 +25,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },

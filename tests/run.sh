@@ -30,11 +30,11 @@ ensure_redis() {
   exit 1
 }
 
-# Debian's packages that the tests run: Chromium (browser tests), HAProxy and PgBouncer (the cluster
+# Debian's packages that the tests run: Chromium's headless shell (browser tests), HAProxy and PgBouncer (the cluster
 # test, tests/cluster). Installed when missing, as root; otherwise the command to install them.
 ensure_packages() {
   local missing=()
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
   [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
   if [ ${#missing[@]} -eq 0 ]; then return; fi
@@ -105,6 +105,6 @@ side_by_side "build: npx tsx tests/build.ts" "typecheck: npx tsc --noEmit" "lint
 # side by side they would only slow each other, and tests that time answers would fail.
 step "vitest: integration and cluster tests"
 side_by_side "vitest: npx vitest run --project integration --project cluster"
-step "browser tests (Playwright on Debian's Chromium)"
+step "browser tests (Playwright on Debian's Chromium headless shell)"
 side_by_side "browser: npx playwright test"
 step "npm test passed in $((SECONDS - started)) s"

@@ -8,6 +8,7 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontext
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { ADMIN, DEMO_PASSWORD, query, saveScreenshot, userOrg } from './support/app';
+import { loopbackApp } from './support/loopback-app';
 
 /** What a native MCP client keeps between the steps of its sign-in: in memory, as a CLI would. */
 class InMemoryOAuthClient implements OAuthClientProvider {
@@ -59,8 +60,8 @@ async function connectedClient(mcpUrl: URL, provider: OAuthClientProvider): Prom
 test('the SDK signs in by itself (discovery, registration, PKCE, consent, token, refresh) and calls a tool', async ({ page, baseURL }, testInfo) => {
   const admin = await userOrg(ADMIN.email);
   const mcpUrl = new URL('/api/mcp', baseURL);
-  const redirect = `http://127.0.0.1:${20000 + Math.floor(Math.random() * 40000)}/callback`;
-  const provider = new InMemoryOAuthClient(redirect);
+  const app = await loopbackApp();
+  const provider = new InMemoryOAuthClient(app.redirect);
 
   // Without tokens the server answers 401; the SDK discovers, registers and asks us to open the URL.
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -71,8 +72,7 @@ test('the SDK signs in by itself (discovery, registration, PKCE, consent, token,
   expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl.href);
 
-  // The person: signs in on the way and allows. The loopback callback is answered in the browser.
-  await page.route(/^http:\/\/127\.0\.0\.1:\d+\/callback/, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'Done.' }));
+  // The person: signs in on the way and allows; the browser lands on the app's loopback callback.
   await page.goto(authorizationUrl.href);
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
@@ -81,6 +81,8 @@ test('the SDK signs in by itself (discovery, registration, PKCE, consent, token,
   await saveScreenshot(page, testInfo, 'mcp-sdk-consent');
   await page.getByRole('button', { name: 'Allow', exact: true }).click();
   await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?code=/);
+  await expect(page.locator('body')).toHaveText('You can close this window.');
+  await app.close();
   const callback = new URL(page.url());
   expect(callback.searchParams.get('iss')).toBe(baseURL);
 

@@ -7,14 +7,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
 import { authorizationUrl, discover, exchangeCode, insecure, oauthError, refresh, register } from '../support/oauth-flow';
 import { ADMIN, DEMO_PASSWORD, MEMBER, query, saveScreenshot, signIn, userOrg } from './support/app';
 import { serveClientMetadata } from './support/client-metadata';
+import { loopbackApp } from './support/loopback-app';
 
 const PRM_PATH = '/.well-known/oauth-protected-resource/api/mcp';
 
@@ -47,8 +46,9 @@ async function answerConsent(page: Page, button: 'Allow' | 'Deny'): Promise<URL>
   await choice.focus();
   await page.keyboard.press('Enter');
   const callback = new URL((await resumed).headers().location!);
-  // The browser goes on to an http callback (a loopbackApp): once it has arrived, a navigation the test
-  // starts next cannot be cut short by it (seen on a busy machine). An app scheme goes nowhere.
+  // The browser goes on to an http callback (a loopbackApp, ./support/loopback-app.ts): once it has
+  // arrived, a navigation the test starts next cannot be cut short by it (seen on a busy machine). An
+  // app scheme goes nowhere.
   if (callback.protocol === 'http:') await page.waitForURL(callback.href);
   return callback;
 }
@@ -59,20 +59,6 @@ async function signInOnTheWay(page: Page, email: string): Promise<void> {
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/consent\/[A-Za-z0-9_-]+$/);
-}
-
-/**
- * A native app's loopback callback (RFC 8252): a little server on a free port of 127.0.0.1 that answers
- * the browser's redirect, as the app's own would. (A route in the page cannot stand in for it:
- * Playwright does not route the requests a redirect makes.)
- */
-async function loopbackApp(): Promise<{ redirect: string; close: () => Promise<void> }> {
-  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    redirect: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
 
 async function expectGrantDead(as: oauth.AuthorizationServer, client: oauth.Client, tokens: oauth.TokenEndpointResponse[]): Promise<void> {
