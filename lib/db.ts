@@ -10,6 +10,7 @@ import pg from 'pg';
 import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaStatus, type ReplicaVerdict } from './db-replica';
 import { PrismaClient } from './generated/prisma/client';
 import { isUnavailable } from './http/unavailable';
+import { metrics, sampleOnScrape } from './telemetry/metrics';
 
 /** One database: its pool, and the names of the statements prepared on its connections (which go with them). */
 interface Database {
@@ -136,9 +137,29 @@ function createDb(): Db {
   };
 }
 
+/** The pools' connections as the metrics report them (db.client.connection.*), read when scraped. */
+function samplePools(): void {
+  const current = globalForDb.metricsDb;
+  const { dbConnections, dbConnectionsMax, dbPending } = metrics();
+  for (const gauge of [dbConnections, dbConnectionsMax, dbPending]) gauge.reset();
+  if (!current) return;
+  const pools: [string, pg.Pool][] = [['primary', current.primary.pool], ['gate', current.gatePool]];
+  if (current.replica) pools.push(['replica', current.replica.database.pool]);
+  for (const [name, pool] of pools) {
+    const labels = { db_client_connection_pool_name: name };
+    dbConnections.set({ ...labels, db_client_connection_state: 'idle' }, pool.idleCount);
+    dbConnections.set({ ...labels, db_client_connection_state: 'used' }, pool.totalCount - pool.idleCount);
+    dbConnectionsMax.set(labels, pool.options.max ?? 10);
+    dbPending.set(labels, pool.waitingCount);
+  }
+}
+
 /** Created on first use, not at import: `next build` imports route modules without a database. */
 function db(): Db {
-  globalForDb.metricsDb ??= createDb();
+  if (!globalForDb.metricsDb) {
+    globalForDb.metricsDb = createDb();
+    sampleOnScrape('db', samplePools);
+  }
   return globalForDb.metricsDb;
 }
 

@@ -11,15 +11,19 @@
 // `Cache-Control: no-transform` (the API's answers under 1 KiB, see lib/http/headers.ts) and types
 // that do not compress (images). `HTTP_COMPRESSION=off` leaves compression to a reverse proxy in front.
 //
-// The socket address reaches the app through a store no request can write to (socketAddresses, read
-// by lib/http/client-address.ts); CONNECTION_LIMITS bound how long a connection may take to send its
-// request or sit idle.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The socket address reaches the app through each request's record, a store no request can write to
+// (lib/telemetry/request.ts, read by lib/http/client-address.ts); once the answer is sent, the record
+// becomes the request's JSON log line and its sample of the metrics, served on METRICS_PORT when set
+// (lib/telemetry/server.ts). CONNECTION_LIMITS bound how long a connection may take to send its
+// request or sit idle. Every line the process prints goes through the one logger (lib/telemetry/logger.ts).
 import { createServer } from 'node:http';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
+import { logger } from '../lib/telemetry/logger.ts';
+import { observeRequest, routeTable, serveMetrics } from '../lib/telemetry/server.ts';
 import { drainOnSignals } from './drain.mjs';
 
 // As `next start` does: React and Next.js choose their production code by it when they load.
@@ -63,13 +67,6 @@ const CONNECTION_LIMITS = {
  */
 const SOCKET_IDLE_TIMEOUT_MS = 30_000;
 
-/**
- * Each request's socket address, shared with lib/http/client-address.ts through this key on
- * globalThis (Next.js bundles the app's modules, so only a global is the same object for both).
- * Nothing a caller sends can reach it.
- */
-const socketAddresses = (globalThis[Symbol.for('metrics-api.socket-address')] ??= new AsyncLocalStorage());
-
 const USAGE = 'Usage: npm start -- [-p PORT] [-H HOSTNAME]   (or node scripts/server.mjs [-p PORT] [-H HOSTNAME])';
 
 function options() {
@@ -82,17 +79,23 @@ function options() {
       },
     }).values;
   } catch (error) {
-    console.error(`${error.message}\n${USAGE}`);
+    logger().fatal(`${error.message}\n${USAGE}`);
     process.exit(2);
   }
 }
 
-const { port: portText, hostname } = options();
-const port = Number(portText);
-if (!/^\d+$/.test(portText) || port > 65535) {
-  console.error(`The port must be a whole number from 0 to 65535, not "${portText}".\n${USAGE}`);
+/** A port number from `text` (named `what` in the message), or the process ends with the usage. */
+function portOf(text, what) {
+  const number = Number(text);
+  if (/^\d+$/.test(text) && number <= 65535) return number;
+  logger().fatal(`${what} must be a whole number from 0 to 65535, not "${text}".\n${USAGE}`);
   process.exit(2);
 }
+
+const { port: portText, hostname } = options();
+const port = portOf(portText, 'The port');
+// The metrics' own listener (Prometheus scrapes it), on the same interface as the app's; unset: none.
+const metricsPort = process.env.METRICS_PORT ? portOf(process.env.METRICS_PORT, 'METRICS_PORT') : null;
 
 const app = next({ dev: false, dir: fileURLToPath(new URL('..', import.meta.url)), hostname, port });
 const nextHandler = app.getRequestHandler();
@@ -112,15 +115,23 @@ function logIfIncomplete(socket) {
   const latest = latestRequest.get(socket);
   if (!latest || latest.req.complete) return;
   const { req, start } = latest;
-  console.warn(`[server] ${req.method} ${req.url.split('?')[0]}: the connection closed ${Date.now() - start} ms into the request, before the request had arrived in full.`);
+  logger().warn(`[server] ${req.method} ${req.url.split('?')[0]}: the connection closed ${Date.now() - start} ms into the request, before the request had arrived in full.`);
 }
 
-// Next.js logs that same event again as an error with a stack when its proxy was waiting for the body
-// (a page's form post). logIfIncomplete has said it in one line.
-const consoleError = console.error;
-console.error = (...args) => {
-  if (!(args.length === 1 && isIncompleteRequest(args[0]))) consoleError(...args);
-};
+/**
+ * What Next.js and the libraries print on the console goes through the logger too, one JSON line
+ * each. Next.js logs an incomplete request again as an error with a stack when its proxy was waiting
+ * for the body (a page's form post): logIfIncomplete has said it in one line.
+ */
+function consoleToLogger() {
+  const line = (args) => args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+  console.log = console.info = (...args) => logger().info(line(args));
+  console.warn = (...args) => logger().warn(line(args));
+  console.error = (...args) => {
+    if (!(args.length === 1 && isIncompleteRequest(args[0]))) logger().error(line(args));
+  };
+}
+consoleToLogger();
 
 // Next.js answers its own errors; one that escapes it still must not end the process.
 /** Whether a request's path decodes: Next.js answers one whose percent-encoding is not UTF-8 with a 500. */
@@ -158,7 +169,7 @@ const handle = (req, res) => {
   req.url = target;
   if (!pathDecodes(req.url)) return void refuse(res, 'The address could not be read: its percent-encoding is not valid UTF-8.');
   return nextHandler(req, res).catch((error) => {
-    if (!isIncompleteRequest(error)) console.error('[server] request failed:', error);
+    if (!isIncompleteRequest(error)) logger().error({ err: error?.stack ?? String(error) }, '[server] request failed');
     if (!res.headersSent) res.statusCode = 500;
     res.end();
   });
@@ -180,11 +191,14 @@ function closeIfBodyUnread(req, res) {
   };
 }
 
+/** The route templates of the build the server runs (NEXT_DIST_DIR, as next.config.ts reads it). */
+const routes = routeTable(path.join(fileURLToPath(new URL('..', import.meta.url)), process.env.NEXT_DIST_DIR ?? '.next'));
+
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
 const server = createServer(CONNECTION_LIMITS, (req, res) => {
   latestRequest.set(req.socket, { req, start: Date.now() });
   closeIfBodyUnread(req, res);
-  socketAddresses.run(req.socket.remoteAddress, () => {
+  observeRequest(routes, req, res, () => {
     if (!compress) return void handle(req, res);
     // compression() wraps res.write/end and calls next() at once; it never passes an error.
     compress(req, res, () => void handle(req, res));
@@ -193,12 +207,14 @@ const server = createServer(CONNECTION_LIMITS, (req, res) => {
 server.setTimeout(SOCKET_IDLE_TIMEOUT_MS);
 server.on('connection', (socket) => socket.once('close', () => logIfIncomplete(socket)));
 // A port in use or an address not of this machine: say so, without a stack trace.
-server.once('error', (error) => {
-  console.error(`Cannot listen on ${hostname}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}.`);
+const cannotListen = (listenPort) => (error) => {
+  logger().fatal(`Cannot listen on ${hostname}:${listenPort}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}.`);
   process.exit(1);
-});
+};
+if (metricsPort !== null) await serveMetrics(metricsPort, hostname).catch(cannotListen(metricsPort));
+server.once('error', cannotListen(port));
 server.listen(port, hostname, () => {
-  console.log(`Metrics API listening on http://${hostname}:${port} (Node.js ${process.version}, compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
+  logger().info(`Metrics API listening on http://${hostname}:${port} (Node.js ${process.version}, compression ${compress ? 'gzip level 1 / Brotli quality 1' : 'off'})`);
 });
 
 // SIGTERM or Ctrl-C: stop taking connections, answer what was sent, then exit (scripts/drain.mjs).

@@ -3,6 +3,7 @@
 // credential used in the last minute; the SQL condition keeps it at most once a minute across several
 // server processes too.
 import { sql } from '../db';
+import { logger } from '../telemetry/logger';
 
 export const LAST_USED_INTERVAL_MS = 60_000;
 
@@ -39,7 +40,7 @@ function lastUsedRecorder(kind: string, update: string): (id: string, now?: numb
       (error: Error) => {
         // Losing one timestamp is harmless; the next use after a minute writes it again.
         written.delete(id);
-        console.warn(`[last-used] could not record the use of ${kind} ${id}: ${error.message}`);
+        logger().warn(`[last-used] could not record the use of ${kind} ${id}: ${error.message}`);
       },
     );
     const underWay = writesUnderWay();

@@ -1,9 +1,7 @@
 // The client's address, taken only from where a caller cannot choose it.
 //
-// The production server (scripts/server.mjs) runs each request inside an AsyncLocalStorage that holds
-// its socket's remote address. The store is shared through a Symbol.for key on globalThis because
-// Next.js bundles lib/ into each route and action separately: a module-level instance here would be
-// a different one in every bundle, and none of them the server's. A header could carry the address
+// The production server (scripts/server.mjs) runs each request inside a store that holds its socket's
+// remote address (the request's record, lib/telemetry/request.ts). A header could carry the address
 // too, but a caller could send that header itself.
 //
 // Behind a proxy (TRUST_PROXY=1) the socket is the proxy's, so the address is the last entry of
@@ -11,18 +9,9 @@
 // sent and the proxy passed on, so the first one is the caller's choice.
 //
 // Unknown (null) only where no server of ours runs the request: under `next dev` or `next start`.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-
-/** The key scripts/server.mjs uses for the same store. */
-const SOCKET_ADDRESS_KEY = Symbol.for('metrics-api.socket-address');
-
-/** The store of the request's socket address: the server's, or a new one where no server made it. */
-export function socketAddressStorage(): AsyncLocalStorage<string | undefined> {
-  const shared = globalThis as unknown as Record<symbol, AsyncLocalStorage<string | undefined> | undefined>;
-  return (shared[SOCKET_ADDRESS_KEY] ??= new AsyncLocalStorage());
-}
+import { requestStorage } from '../telemetry/request';
 
 /** One spelling per address: an IPv4-mapped IPv6 address (a dual-stack socket's) as IPv4, IPv6 compressed. */
 function canonical(address: string): string {
@@ -39,7 +28,7 @@ function proxyAppendedEntry(headers: Headers): string | null {
  * socket's when the header is missing), else the socket's. Null where the socket is unknown.
  */
 export function trustedClientAddress(headers: Headers, trustProxy = process.env.TRUST_PROXY === '1'): string | null {
-  const address = (trustProxy ? proxyAppendedEntry(headers) : null) ?? socketAddressStorage().getStore() ?? null;
+  const address = (trustProxy ? proxyAppendedEntry(headers) : null) ?? requestStorage().getStore()?.address ?? null;
   return address === null ? null : canonical(address);
 }
 

@@ -12,6 +12,8 @@ import { invoke } from '../operations/invoke';
 import type { Operation } from '../contract/operation';
 import { problemBody } from '../operations/problems';
 import { MAX_RANGE_DAYS } from '../contract/query';
+import { metrics } from '../telemetry/metrics';
+import { inSpan } from '../telemetry/tracing';
 import { answeredRows, recordToolCall } from '../usage/tool-calls';
 import { withinBudget } from './budget';
 import { TOOL_OPERATIONS } from './catalogue';
@@ -169,10 +171,21 @@ export async function toolAnswer(operation: Operation, auth: AuthContext, args: 
   return { answer, content };
 }
 
-async function callTool(operation: Operation, args: unknown, call: McpCall) {
+/**
+ * One tool call, traced as the span `tools/call <tool>` (OpenTelemetry's MCP conventions) and counted
+ * in mcp_tool_calls_total by tool and outcome.
+ */
+function callTool(operation: Operation, args: unknown, call: McpCall) {
+  const tool = operation.tool!.name;
+  return inSpan(`tools/call ${tool}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' }, () => runTool(operation, args, call));
+}
+
+async function runTool(operation: Operation, args: unknown, call: McpCall) {
   const started = performance.now();
-  const record = (outcome: string, rows: number | null) =>
+  const record = (outcome: string, rows: number | null) => {
+    metrics().mcpToolCalls.inc({ gen_ai_tool_name: operation.tool!.name, outcome });
     recordToolCall({ auth: call.auth, tool: operation.tool!.name, args, rows, durationMs: performance.now() - started, outcome });
+  };
   try {
     call.takeRateLimit();
     const { answer, content } = await toolAnswer(operation, call.auth, args, call.request);

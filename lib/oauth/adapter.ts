@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sql } from '../db';
+import { logger } from '../telemetry/logger';
 
 const HASHED_MODELS = new Set([
   'AccessToken',
@@ -52,7 +53,7 @@ function scheduleCleanup(now = Date.now()): void {
   if ((globalForCleanup.oauthCleanupAt ?? 0) > now - CLEANUP_INTERVAL_MS) return;
   globalForCleanup.oauthCleanupAt = now;
   deleteExpiredRows().catch((error: Error) => {
-    console.warn(`[oauth] could not delete expired rows: ${error.message}`);
+    logger().warn(`[oauth] could not delete expired rows: ${error.message}`);
   });
 }
 

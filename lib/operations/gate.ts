@@ -13,6 +13,8 @@ import { trustedClientAddress } from '../http/client-address';
 import { isUnavailable } from '../http/unavailable';
 import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
+import { annotateRequest } from '../telemetry/request';
+import { currentTraceId, inSpan, setSpanAttributes } from '../telemetry/tracing';
 import { recordRequest, requestLogEnabled } from '../usage/request-log';
 import { toApiError } from './failures';
 import { problemResponse } from './problems';
@@ -55,21 +57,41 @@ async function takeUnits(window: RateLimitWindow, identity: string, units: numbe
   return decisions;
 }
 
+/** What names a credential in logs without being it: an API key's public prefix, an OAuth grant's id. */
+function credentialLabel(auth: AuthContext): string {
+  return auth.kind === 'api_key' ? auth.keyPrefix : `grant:${auth.grantId}`;
+}
+
 /**
  * Admits `request` through `door`, or returns the answer itself when it goes no further. `requestId`
  * is always our own (a caller-chosen one would end up in our logs); `headers` are the door's own
- * (CORS on MCP), kept on every answer.
+ * (CORS on MCP), kept on every answer. Traced as the span `gate`, which carries the request id.
  */
-export async function admit(request: Request, door: Door, requestId = randomUUID(), headers: Record<string, string> = {}): Promise<Admitted | Response> {
+export function admit(request: Request, door: Door, requestId = randomUUID(), headers: Record<string, string> = {}): Promise<Admitted | Response> {
+  return inSpan('gate', { 'http.response.header.x-request-id': requestId }, () => admitted(request, door, requestId, headers));
+}
+
+async function admitted(request: Request, door: Door, requestId: string, headers: Record<string, string>): Promise<Admitted | Response> {
   const startedAt = performance.now();
   let auth: AuthContext | null = null;
   let limited = false;
-  // The request log's record of the answer (lib/usage/request-log.ts: queued here, written in batches).
+  // What the server's log line and metrics say of the request (lib/telemetry/request.ts), and the
+  // request log's record of the answer (lib/usage/request-log.ts: queued here, written in batches).
   const logged = (response: Response): Response => {
-    if (!requestLogEnabled()) return response;
     const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
+    const limit = headers['X-RateLimit-Limit'];
     const remaining = headers['X-RateLimit-Remaining'];
     const reset = headers['X-RateLimit-Reset'];
+    const rateLimited = limited || response.status === 429;
+    annotateRequest({
+      route: endpoint,
+      requestId,
+      traceId: currentTraceId(),
+      orgId: auth?.orgId,
+      credential: auth ? credentialLabel(auth) : undefined,
+      rateLimit: limit === undefined || remaining === undefined ? undefined : { limit: Number(limit), remaining: Number(remaining), limited: rateLimited },
+    });
+    if (!requestLogEnabled()) return response;
     recordRequest({
       auth,
       authorization: auth ? null : request.headers.get('authorization'),
@@ -82,7 +104,7 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
       clientAddress: trustedClientAddress(request.headers),
       rateRemaining: remaining === undefined ? null : Number(remaining),
       rateReset: reset === undefined ? null : Number(reset),
-      rateLimited: limited || response.status === 429,
+      rateLimited,
       requestId,
     });
     return response;
@@ -92,6 +114,8 @@ export async function admit(request: Request, door: Door, requestId = randomUUID
     let authFailure: unknown = null;
     try {
       auth = await door.credential(request);
+      // On the gate's span: org ids are for traces and logs, never for metric labels.
+      setSpanAttributes({ 'metrics_api.org_id': auth.orgId });
     } catch (error) {
       // A credential that cannot be checked (the database is unreachable) is neither valid nor
       // invalid: 503 at once, counted in no window, with that window's headers read without counting.

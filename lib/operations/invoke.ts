@@ -11,6 +11,7 @@ import type { Envelope } from '../contract/envelope';
 import { ApiError } from '../contract/errors';
 import type { Operation } from '../contract/operation';
 import { parseArguments, parseQuery } from '../contract/query';
+import { metrics, sampleOnScrape } from '../telemetry/metrics';
 
 /** A REST query string, or the JSON arguments of an MCP tool call. */
 export type OperationInput = { kind: 'query'; params: URLSearchParams } | { kind: 'arguments'; args: unknown };
@@ -21,7 +22,9 @@ const globalForCache = globalThis as unknown as { metricsResponseCache?: Respons
 function responseCache(): ResponseCache | null {
   if (globalForCache.metricsResponseCache === undefined) {
     const maxBytes = maxBytesFromEnv();
-    globalForCache.metricsResponseCache = maxBytes === 0 ? null : memoryResponseCache(maxBytes);
+    const cache = maxBytes === 0 ? null : memoryResponseCache(maxBytes);
+    globalForCache.metricsResponseCache = cache;
+    if (cache) sampleOnScrape('response-cache', () => metrics().cacheBytes.set(cache.bytes));
   }
   return globalForCache.metricsResponseCache;
 }
@@ -48,6 +51,7 @@ async function answer(operation: Operation, auth: AuthContext, input: OperationI
     // The version is read before the data (see dataVersion): the answer is at least as new as its key.
     const key = answerKey({ orgId: auth.orgId, clientIds: auth.clientIds, operationId: operation.id, query, dataVersion: await dataVersion(auth.orgId) });
     const hit = await cache.get(key);
+    metrics().cacheRequests.inc({ result: hit ? 'hit' : 'miss' });
     if (hit) return { kind: 'cached', json: hit };
     const computed = await run();
     if (computed instanceof Response) return computed;

@@ -9,6 +9,7 @@
 import { CONNECTION_WAIT_MS } from '../db';
 import { positiveIntegerFromEnv } from '../env';
 import { ApiError } from '../contract/errors';
+import { metrics, sampleOnScrape } from '../telemetry/metrics';
 
 export interface ConcurrencyLimits {
   /** Requests of one credential in flight at once, running or waiting for a turn. */
@@ -35,11 +36,13 @@ const RETRY_AFTER_SECONDS = '1';
 export interface ConcurrencyGate {
   /** Runs `fn` in a slot of the caller's credential and a turn of the process; both are released however `fn` ends. */
   run<T>(caller: Caller, fn: () => Promise<T>): Promise<T>;
+  /** Requests holding a turn and waiting for one now (the metrics read it when scraped). */
+  stats(): { running: number; waiting: number };
 }
 
 interface Waiter {
   grant(): void;
-  refuse(): void;
+  refuse(reason: 'queue_full' | 'timeout'): void;
 }
 
 function add(counts: Map<string, number>, key: string, delta: number): void {
@@ -58,10 +61,13 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
   const waiting = new Map<string, Waiter[]>();
   let waitingCount = 0;
 
-  const busy = () =>
-    new ApiError('unavailable', 'The server is at its limit of requests in progress. Retry after the seconds in Retry-After.', {
+  const { concurrencyWait, concurrencyRefusals } = metrics();
+  const busy = (reason: 'queue_full' | 'timeout') => {
+    concurrencyRefusals.inc({ reason });
+    return new ApiError('unavailable', 'The server is at its limit of requests in progress. Retry after the seconds in Retry-After.', {
       headers: { 'Retry-After': RETRY_AFTER_SECONDS },
     });
+  };
 
   const mayRun = (org: string) => running < limits.total && (runningOf.get(org) ?? 0) < limits.perOrg;
 
@@ -86,7 +92,7 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
     let longest: Waiter[] | undefined;
     for (const queue of waiting.values()) if (queue.length > (longest?.length ?? mine)) longest = queue;
     if (!longest) return false;
-    longest.at(-1)!.refuse();
+    longest.at(-1)!.refuse('queue_full');
     return true;
   }
 
@@ -95,21 +101,25 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
       startTurn(org);
       return;
     }
-    if (waitingCount >= limits.queue && !makeRoomFor(org)) throw busy();
+    if (waitingCount >= limits.queue && !makeRoomFor(org)) throw busy('queue_full');
+    const queuedAt = performance.now();
+    const waited = () => concurrencyWait.observe((performance.now() - queuedAt) / 1000);
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         grant() {
           clearTimeout(timer);
+          waited();
           startTurn(org);
           resolve();
         },
-        refuse() {
+        refuse(reason) {
           clearTimeout(timer);
+          waited();
           leaveQueue(org, waiter);
-          reject(busy());
+          reject(busy(reason));
         },
       };
-      const timer = setTimeout(() => waiter.refuse(), limits.maxWaitMs);
+      const timer = setTimeout(() => waiter.refuse('timeout'), limits.maxWaitMs);
       const queue = waiting.get(org);
       if (queue) queue.push(waiter);
       else waiting.set(org, [waiter]);
@@ -137,6 +147,7 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
   return {
     async run({ credential, org }, fn) {
       if ((inFlight.get(credential) ?? 0) >= limits.perIdentity) {
+        concurrencyRefusals.inc({ reason: 'credential' });
         throw new ApiError(
           'rate_limited',
           `More than ${limits.perIdentity} requests at once for this credential. Wait for one to finish, or retry after the seconds in Retry-After.`,
@@ -155,6 +166,7 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
         add(inFlight, credential, -1);
       }
     },
+    stats: () => ({ running, waiting: waitingCount }),
   };
 }
 
@@ -178,6 +190,13 @@ const globalForGate = globalThis as unknown as { metricsConcurrencyGate?: Concur
 
 /** Runs `fn` within the process's limits on requests in flight for `caller`. */
 export function withConcurrencySlot<T>(caller: Caller, fn: () => Promise<T>): Promise<T> {
-  globalForGate.metricsConcurrencyGate ??= concurrencyGate(concurrencyLimitsFromEnv());
+  if (!globalForGate.metricsConcurrencyGate) {
+    const gate = (globalForGate.metricsConcurrencyGate = concurrencyGate(concurrencyLimitsFromEnv()));
+    sampleOnScrape('concurrency', () => {
+      const { running, waiting } = gate.stats();
+      metrics().concurrencyRequests.set({ state: 'running' }, running);
+      metrics().concurrencyRequests.set({ state: 'waiting' }, waiting);
+    });
+  }
   return globalForGate.metricsConcurrencyGate.run(caller, fn);
 }

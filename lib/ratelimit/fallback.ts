@@ -1,6 +1,7 @@
 // One store in front of another: the shared Redis while it answers, the in-process one while it does
 // not, so that limits and throttles keep counting when Redis is down. Used by the rate limiter and by
-// the sign-in throttle.
+// the sign-in throttle. While the fallback counts, redis_fallback_active says so (lib/telemetry/metrics.ts).
+import { metrics } from '../telemetry/metrics';
 
 /** After a failure, how long the fallback answers before the primary is tried again. */
 export const RETRY_PRIMARY_AFTER_MS = 10_000;
@@ -27,6 +28,9 @@ export function fallbackSwitch<Store extends { name: string }>(
 ): { readonly name: string; run<T>(operation: (store: Store) => Promise<T>): Promise<T> } {
   let down = false;
   let retryAt = 0;
+  // The store's name in the metric: the log prefix without brackets and colons (`ratelimit`, `sign-in throttle address`).
+  const fallbackActive = metrics().redisFallback.labels({ store: wording.prefix.replace(/[[\]:]/g, '').trim() });
+  fallbackActive.set(0);
   return {
     get name() {
       return down ? `${fallback.name} (${primary.name} unreachable)` : primary.name;
@@ -37,12 +41,14 @@ export function fallbackSwitch<Store extends { name: string }>(
         const result = await operation(primary);
         if (down) log(`${wording.prefix} ${primary.name} reachable again; ${wording.counted} are counted there again.`);
         down = false;
+        fallbackActive.set(0);
         return result;
       } catch (error) {
         // The first line only: Upstash's messages go on to quote the whole command.
         const reason = (error as Error).message.split(', command was:')[0];
         if (!down) log(`${wording.prefix} ${primary.name} unreachable (${reason}); counting ${wording.counted} in-process until it answers again.`);
         down = true;
+        fallbackActive.set(1);
         retryAt = now() + RETRY_PRIMARY_AFTER_MS;
         return operation(fallback);
       }

@@ -6,6 +6,8 @@ import { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limite
 import { memoryLimiter } from './memory';
 import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 import { upstashLimiter } from './upstash';
+import { logger } from '../telemetry/logger';
+import { metrics } from '../telemetry/metrics';
 
 export { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
 
@@ -15,7 +17,7 @@ type Log = (message: string) => void;
  * Uses `primary` and falls back to `fallback` while it throws (see fallbackSwitch). `prefix` starts its
  * log lines: each window switches on its own, and only the data window's lines read `[ratelimit]`.
  */
-export function withFallback(primary: Limiter, fallback: Limiter, log: Log = console.warn, now: () => number = Date.now, prefix = '[ratelimit]'): Limiter {
+export function withFallback(primary: Limiter, fallback: Limiter, log: Log = (message) => logger().warn(message), now: () => number = Date.now, prefix = '[ratelimit]'): Limiter {
   const stores = fallbackSwitch(primary, fallback, { prefix, counted: 'limits' }, log, now);
   return {
     get name() {
@@ -27,8 +29,30 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Log = con
   };
 }
 
-/** Both windows of the process, from one configuration (logged once). */
+/** `limiter`, each of its decisions counted in rate_limit_requests_total (peeks count nothing). */
+function counted(window: RateLimitWindow, limiter: Limiter): Limiter {
+  const { rateLimitRequests } = metrics();
+  return {
+    get name() {
+      return limiter.name;
+    },
+    async limit(identifier) {
+      const decision = await limiter.limit(identifier);
+      rateLimitRequests.inc({ window, result: decision.allowed ? 'allowed' : 'refused' });
+      return decision;
+    },
+    peek: (identifier) => limiter.peek(identifier),
+    ping: () => limiter.ping(),
+  };
+}
+
+/** Both windows of the process, from one configuration (logged once), their decisions counted. */
 function createLimiters(log: Log): Record<RateLimitWindow, Limiter> {
+  const limiters = configuredLimiters(log);
+  return { data: counted('data', limiters.data), protocol: counted('protocol', limiters.protocol) };
+}
+
+function configuredLimiters(log: Log): Record<RateLimitWindow, Limiter> {
   const url = process.env.UPSTASH_REDIS_REST_URL;
   const token = process.env.UPSTASH_REDIS_REST_TOKEN;
   const inProcess = (window: RateLimitWindow) => memoryLimiter(RATE_LIMITS[window].limit, RATE_LIMITS[window].windowSeconds * 1000);
@@ -50,7 +74,7 @@ const globalForLimiter = globalThis as unknown as { metricsRateLimiters?: Record
 
 /** The limiter of `window`: `data` (REST requests, MCP tool calls) unless said otherwise. */
 export function rateLimiter(window: RateLimitWindow = 'data'): Limiter {
-  globalForLimiter.metricsRateLimiters ??= createLimiters(console.info);
+  globalForLimiter.metricsRateLimiters ??= createLimiters((message) => logger().info(message));
   return globalForLimiter.metricsRateLimiters[window];
 }
 

@@ -6,10 +6,11 @@
 // log line, before anything is read or changed. Every action of app/ runs its arguments through here.
 // (A call Next.js could not even decode is refused before, by proxy.ts: lib/session/action-call.ts.)
 import { forbidden } from 'next/navigation';
+import { logger } from '../telemetry/logger';
 
 function refuseMalformedCall(action: string, problem: string): never {
   // The values themselves are never logged: a form may carry a password.
-  console.warn(`[server action] ${action}: refused a malformed call (${problem}); nothing was changed.`);
+  logger().warn(`[server action] ${action}: refused a malformed call (${problem}); nothing was changed.`);
   forbidden();
 }
 

@@ -3,6 +3,7 @@
 // attempt and check the limit in one step, so concurrent guesses cannot all pass one check.
 import { fallbackSwitch } from '../ratelimit/fallback';
 import { upstashRedis } from '../ratelimit/upstash';
+import { logger } from '../telemetry/logger';
 
 export interface ThrottleRule {
   /** Attempts allowed inside the window; the next one is refused until the oldest ages out. */
@@ -141,7 +142,7 @@ export function withFallback(
   label: string,
   primary: FailureLog,
   fallback: FailureLog,
-  log: (message: string) => void = console.warn,
+  log: (message: string) => void = (message) => logger().warn(message),
   now: () => number = Date.now,
 ): FailureLog {
   const stores = fallbackSwitch(primary, fallback, { prefix: `[sign-in throttle] ${label}:`, counted: 'failures' }, log, now);

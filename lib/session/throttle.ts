@@ -10,6 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { addressNetwork } from '../http/client-address';
 import { MemoryFailureLog, upstashFailureLog, withFallback, type Attempt, type FailureLog, type ThrottleRule } from './failure-log';
+import { logger } from '../telemetry/logger';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -140,6 +141,6 @@ const globalForThrottle = globalThis as unknown as { signInThrottle?: SignInThro
 
 /** The process's throttle (kept on globalThis so that every route bundle shares one). */
 export function signInThrottle(): SignInThrottle {
-  globalForThrottle.signInThrottle ??= createThrottle(console.info);
+  globalForThrottle.signInThrottle ??= createThrottle((message) => logger().info(message));
   return globalForThrottle.signInThrottle;
 }

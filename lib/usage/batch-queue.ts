@@ -4,6 +4,8 @@
 // database's time. The queue is bounded: when the database cannot keep up, the oldest unwritten
 // records are dropped (and that is logged), never the requests themselves. Its state lives on
 // globalThis, as Next.js bundles lib/ into each route separately and all of them must share one queue.
+import { logger } from '../telemetry/logger';
+import { metrics, sampleOnScrape } from '../telemetry/metrics';
 
 export interface BatchQueueOptions<Row> {
   /** The log prefix and the records' name: `tool-calls`, `tool-call records`. */
@@ -34,10 +36,18 @@ interface State<Row> {
 
 const globalForQueues = globalThis as unknown as { metricsBatchQueues?: Map<string, State<unknown>> };
 
+/** Each queue's records waiting, as batch_queue_pending_records reports them when scraped. */
+function sampleQueues(): void {
+  for (const [name, queue] of globalForQueues.metricsBatchQueues ?? []) metrics().queuePending.set({ queue: name }, queue.pending.length);
+}
+
 export function batchQueue<Row>(options: BatchQueueOptions<Row>): BatchQueue<Row> {
   const { name, records } = options;
   const state = (): State<Row> => {
-    globalForQueues.metricsBatchQueues ??= new Map();
+    if (!globalForQueues.metricsBatchQueues) {
+      globalForQueues.metricsBatchQueues = new Map();
+      sampleOnScrape('batch-queues', sampleQueues);
+    }
     let found = globalForQueues.metricsBatchQueues.get(name);
     if (!found) globalForQueues.metricsBatchQueues.set(name, (found = { pending: [], timer: null, flushing: null, dropped: 0 }));
     return found as State<Row>;
@@ -53,12 +63,14 @@ export function batchQueue<Row>(options: BatchQueueOptions<Row>): BatchQueue<Row
         const batch = queue.pending.splice(0, options.batchSize);
         try {
           await options.write(batch);
+          metrics().queueRecords.inc({ queue: name, result: 'written' }, batch.length);
         } catch (error) {
-          console.warn(`[${name}] could not write ${batch.length} ${records}: ${(error as Error).message}`);
+          metrics().queueRecords.inc({ queue: name, result: 'failed' }, batch.length);
+          logger().warn(`[${name}] could not write ${batch.length} ${records}: ${(error as Error).message}`);
         }
       }
       if (queue.dropped > 0) {
-        console.warn(`[${name}] ${queue.dropped} ${records} were dropped while the database was not keeping up`);
+        logger().warn(`[${name}] ${queue.dropped} ${records} were dropped while the database was not keeping up`);
         queue.dropped = 0;
       }
       await options.afterFlush?.();
@@ -77,7 +89,8 @@ export function batchQueue<Row>(options: BatchQueueOptions<Row>): BatchQueue<Row
       if (queue.pending.length > options.maxPending) {
         const excess = queue.pending.length - options.maxPending;
         queue.pending.splice(0, excess);
-        if (queue.dropped === 0) console.warn(`[${name}] the database is not keeping up; dropping the oldest unwritten ${records}`);
+        metrics().queueRecords.inc({ queue: name, result: 'dropped' }, excess);
+        if (queue.dropped === 0) logger().warn(`[${name}] the database is not keeping up; dropping the oldest unwritten ${records}`);
         queue.dropped += excess;
       }
       // A full batch is written at once, unless a flush is under way: that one writes what arrives

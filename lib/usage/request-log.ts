@@ -18,6 +18,7 @@ import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
 import { displayName, isPlainText } from '../text/plain-text';
 import { batchQueue } from './batch-queue';
+import { logger } from '../telemetry/logger';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
 interface AnswerFacts {
@@ -289,7 +290,7 @@ const requestQueue = batchQueue<PendingRow>({
   write: writeBatch,
   async afterFlush() {
     if (Date.now() - pruning().at <= PRUNE_EVERY_MS) return;
-    await pruneRequestLog().catch((error: Error) => console.warn(`[request-log] pruning failed: ${error.message}`));
+    await pruneRequestLog().catch((error: Error) => logger().warn(`[request-log] pruning failed: ${error.message}`));
   },
 });
 

@@ -3,11 +3,12 @@
 // limits count by. (That the server really hands the socket's address to routes and actions is proved
 // through the production server: tests/integration/production-server.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { addressNetwork, socketAddressStorage, trustedClientAddress } from '@/lib/http/client-address';
+import { addressNetwork, trustedClientAddress } from '@/lib/http/client-address';
 import { rateLimitIdentity } from '@/lib/ratelimit/identity';
+import { requestStorage } from '@/lib/telemetry/request';
 
 /** As scripts/server.mjs runs a request: inside the store, with the socket's address. */
-const fromSocket = <T>(address: string | undefined, run: () => T): T => socketAddressStorage().run(address, run);
+const fromSocket = <T>(address: string | undefined, run: () => T): T => requestStorage().run({ address }, run);
 
 // A caller's own entries first, then the one the proxy appended.
 const forwarded = new Headers({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7' });

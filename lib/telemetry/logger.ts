@@ -1,0 +1,39 @@
+// The process's one logger: JSON lines on stdout (pino), one object a line, for a log shipper to read;
+// pretty, coloured lines instead when stdout is a terminal (`npm run demo` in a shell). Every line
+// carries the time, the level and the instance (INSTANCE_ID, else host:pid), so that the lines of
+// several instances can be told apart once gathered.
+//
+// Shared through globalThis: the production server (scripts/server.mjs, plain JavaScript that Node runs
+// without a bundler) and every Next.js bundle of lib/ get the same logger. This file imports packages
+// only, so that Node can run it as it is.
+import { hostname } from 'node:os';
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+const LOGGER_KEY = Symbol.for('metrics-api.logger');
+
+/** `LOG_FORMAT`: `json` or `pretty`; unset: pretty on a terminal, JSON otherwise. */
+function prettyWanted(): boolean {
+  const format = process.env.LOG_FORMAT;
+  return format === 'pretty' || (format !== 'json' && process.stdout.isTTY === true);
+}
+
+function createLogger(): Logger {
+  const options: pino.LoggerOptions = {
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { instance: process.env.INSTANCE_ID ?? `${hostname()}:${process.pid}` },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Belt and braces: no line may carry a credential, whatever object a caller hands in.
+    redact: { paths: ['authorization', 'headers.authorization', 'headers.cookie', 'token', 'key', 'secret', 'password'], censor: '[redacted]' },
+  };
+  // pino-pretty as a stream in this thread (not a transport's worker): a terminal's few lines a second.
+  if (prettyWanted()) return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  // The level's name ("warn"), not pino's number: what a reader greps for.
+  return pino({ ...options, formatters: { level: (label) => ({ level: label }) } });
+}
+
+/** The process's logger. */
+export function logger(): Logger {
+  const shared = globalThis as unknown as Record<symbol, Logger | undefined>;
+  return (shared[LOGGER_KEY] ??= createLogger());
+}
