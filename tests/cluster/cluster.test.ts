@@ -31,6 +31,7 @@ import { isAlive, requireProgram, Supervisor, waitFor } from '../../scripts/clus
 import { awayFromWindowEdge } from '../integration/platform-support';
 import { postRpc } from '../integration/mcp-support';
 import { mintKey } from '../support/api';
+import { logMessages } from '../support/log-lines';
 import { everyOperationPath } from '../support/every-operation';
 import { ensureTestBuild, TEST_DIST_DIR } from '../support/http-server';
 import { CookieJar, consentOverHttp, discover, exchangeCode, authorizationUrl, oauthError, postRefresh, refresh, register } from '../support/oauth-flow';
@@ -99,7 +100,7 @@ async function everyInstanceReady(what: string, done: (body: Readiness) => boole
   }
 }
 
-const logOf = (instance: ClusterInstance) => readFileSync(instance.logFile, 'utf8');
+const logOf = (instance: ClusterInstance) => logMessages(readFileSync(instance.logFile, 'utf8'));
 
 /** Records which instance answered each fetch() through the balancer (helpers and oauth4webapi included). */
 function recordInstances(): { served: { request: string; instance: string }[]; stop(): void } {

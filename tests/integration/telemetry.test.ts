@@ -50,19 +50,10 @@ function isBelow(trace: ReceivedSpan[], child: ReceivedSpan, ancestor: ReceivedS
   return false;
 }
 
-/** The server's JSON log lines, parsed (every line must be JSON). */
-function logLines(): Record<string, unknown>[] {
-  return server
-    .logs()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 /** The log line of the request `requestId`, once written (it is written when the answer has gone). */
 async function requestLine(requestId: string): Promise<Record<string, unknown>> {
   for (;;) {
-    const line = logLines().find((entry) => entry.msg === 'request' && entry.requestId === requestId);
+    const line = server.logEntries().find((entry) => entry.msg === 'request' && entry.requestId === requestId);
     if (line) return line;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -104,11 +95,21 @@ describe('a REST call', () => {
     }
     // The key is looked up below the gate.
     expect(statements.some((statement) => isBelow(trace, statement, gate))).toBe(true);
+    // The rate limiter's call to Upstash (the stand-in here), below the gate.
+    const upstash = trace.filter((span) => String(span.attributes['url.full']).startsWith(server.standIn!.url));
+    expect(upstash.length).toBeGreaterThan(0);
+    for (const call of upstash) {
+      expect(call.name).toBe('POST');
+      expect(isBelow(trace, call, gate)).toBe(true);
+    }
   });
 
-  it('never carries the key, in any span sent', () => {
+  it('never carries the key or the Upstash token, in any span sent', () => {
     const secret = key.slice('mk_live_'.length);
-    for (const body of receiver.bodies) expect(body).not.toContain(secret);
+    for (const body of receiver.bodies) {
+      expect(body).not.toContain(secret);
+      expect(body).not.toContain(server.standIn!.token);
+    }
   });
 
   it("is one JSON log line with the request id, the trace id, the route, status, duration, organisation and key prefix", async () => {
@@ -160,11 +161,13 @@ describe('an MCP tool call', () => {
 });
 
 describe('the log', () => {
-  it('is JSON lines, none with a credential', async () => {
+  it('is JSON lines with a time, a level and the instance, none with a credential', async () => {
     await server.request('/api/v1/me', { key });
-    const lines = logLines();
-    expect(lines.length).toBeGreaterThan(3);
-    expect(server.logs()).not.toContain(key.slice('mk_live_'.length));
+    const entries = server.logEntries();
+    expect(entries.length).toBeGreaterThan(3);
+    for (const entry of entries) expect(entry).toMatchObject({ time: expect.stringMatching(/^\d{4}-/), level: expect.any(String), instance: expect.any(String) });
+    expect(entries.find((entry) => entry.msg?.startsWith('Metrics API listening on '))).toBeDefined();
+    expect(JSON.stringify(entries)).not.toContain(key.slice('mk_live_'.length));
   });
 });
 

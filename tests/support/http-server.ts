@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from
 import path from 'node:path';
 import { freePort } from '../../scripts/cluster/processes';
 import { startUpstashRest, type UpstashRest } from '../../scripts/cluster/upstash-rest';
+import { logEntries, logMessages, type LogEntry } from './log-lines';
 import { NEXT_BIN, SERVER_SCRIPT } from './production-server';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -89,8 +90,10 @@ export interface TestServer {
   /** The Redis key prefix of this server's limiter (unique per server). */
   rateLimitPrefix: string;
   standIn: UpstashRest | null;
-  /** Everything the server printed so far. */
+  /** What the server logged so far, one message a line, without the per-request lines (see logMessages). */
   logs(): string;
+  /** Every line the server logged so far, parsed. */
+  logEntries(): LogEntry[];
   request(pathAndQuery: string, options?: RequestOptions): Promise<Response>;
   /** Sends the server's process a signal (SIGTERM: drain and exit). */
   kill(signal: NodeJS.Signals): void;
@@ -163,7 +166,8 @@ export async function startTestServer(options: ServerOptions): Promise<TestServe
     pid: child.pid!,
     rateLimitPrefix,
     standIn,
-    logs: () => output,
+    logs: () => logMessages(output),
+    logEntries: () => logEntries(output),
     request(pathAndQuery, { key, method = 'GET', headers = {}, body } = {}) {
       const all = new Headers(headers);
       if (key) all.set('authorization', `Bearer ${key}`);
