@@ -30,13 +30,14 @@ ensure_redis() {
   exit 1
 }
 
-# Debian's packages that the tests run: Chromium's headless shell (browser tests), HAProxy and PgBouncer (the cluster
-# test, tests/cluster). Installed when missing, as root; otherwise the command to install them.
+# Debian's packages that the tests run: Chromium's headless shell (browser tests), HAProxy, PgBouncer and Prometheus
+# (the cluster test, tests/cluster). Installed when missing, as root; otherwise the command to install them.
 ensure_packages() {
   local missing=()
   [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
   [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+  [ -x /usr/bin/prometheus ] || missing+=(prometheus)
   if [ ${#missing[@]} -eq 0 ]; then return; fi
   step "installing Debian's ${missing[*]} for the tests"
   if [ "$(id -u)" -ne 0 ]; then

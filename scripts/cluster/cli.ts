@@ -1,4 +1,4 @@
-// `npm run demo:cluster [-- --instances N] [--pooler] [--fresh] [--scale tiny|demo|large]`: the service
+// `npm run demo:cluster [-- --instances N] [--pooler] [--no-prometheus] [--fresh] [--scale tiny|demo|large]`: the service
 // as a deployment runs it (see ./index.ts), with the demo data and a fresh demo key, until Ctrl-C or
 // SIGTERM, which stop everything it started in order. `npm run demo:cluster` builds the app first.
 import { parseArgs } from 'node:util';
@@ -6,7 +6,7 @@ import type { Scale } from '../../prisma/seed';
 import { mintDemoKey } from '../demo-data';
 import { CLUSTER_DIR, ClusterError, MAX_INSTANCES, startCluster, type Cluster } from './index';
 
-const USAGE = `Usage: npm run demo:cluster -- [--instances N (1-${MAX_INSTANCES}, default 2)] [--pooler] [--fresh] [--scale tiny|demo|large] [--dir FOLDER]`;
+const USAGE = `Usage: npm run demo:cluster -- [--instances N (1-${MAX_INSTANCES}, default 2)] [--pooler] [--no-prometheus] [--fresh] [--scale tiny|demo|large] [--dir FOLDER]`;
 const SCALES: readonly Scale[] = ['tiny', 'demo', 'large'];
 const log = (line: string) => console.log(`[cluster] ${line}`);
 
@@ -16,16 +16,19 @@ function options() {
     options: {
       instances: { type: 'string', default: '2' },
       pooler: { type: 'boolean', default: false },
+      prometheus: { type: 'boolean', default: true },
       fresh: { type: 'boolean', default: false },
       scale: { type: 'string', default: 'demo' },
       dir: { type: 'string', default: CLUSTER_DIR },
     },
     strict: true,
     allowPositionals: false,
+    // --no-prometheus
+    allowNegative: true,
   });
   if (!/^\d+$/.test(values.instances)) throw new Error(`--instances takes a whole number, not "${values.instances}".`);
   if (!SCALES.includes(values.scale as Scale)) throw new Error(`--scale takes ${SCALES.join(', ')}, not "${values.scale}".`);
-  return { instances: Number(values.instances), pooler: values.pooler, fresh: values.fresh, scale: values.scale as Scale, dir: values.dir };
+  return { instances: Number(values.instances), pooler: values.pooler, prometheus: values.prometheus, fresh: values.fresh, scale: values.scale as Scale, dir: values.dir };
 }
 
 function summary(cluster: Cluster, key: string): string {
@@ -38,7 +41,7 @@ ${instances}
   PostgreSQL replica:  DATABASE_REPLICA_URL=${cluster.replicaUrl}${cluster.poolerUrl ? `\n  PgBouncer (transaction mode, the instances' DATABASE_URL): ${cluster.poolerUrl}` : ''}
   Redis:               ${cluster.redisUrl}
   Upstash REST:        UPSTASH_REDIS_REST_URL=${cluster.upstash.url} UPSTASH_REDIS_REST_TOKEN=${cluster.upstash.token}
-  Logs:                ${cluster.logDir}/
+  Logs:                ${cluster.logDir}/   (JSON lines: one per request, with its request and trace ids)${cluster.prometheusUrl ? `\n  Prometheus:          ${cluster.prometheusUrl}   (every instance's metrics; try http_server_request_duration_seconds_count)` : ''}
   Dashboard sign-in:   ${cluster.url}/login   admin@demo.agency / demo-password
   Demo API key (every scope, shown once):
     ${key}

@@ -5,7 +5,7 @@
 // startCluster; the cluster's integration test (tests/cluster/) runs the same code.
 //
 // Started in this order, stopped in the reverse one: primary (migrated, demo data seeded once),
-// replica, Redis, the REST endpoint, PgBouncer, the instances, HAProxy.
+// replica, Redis, the REST endpoint, PgBouncer, the instances, HAProxy, Prometheus.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { prepareDemoDatabase } from '../demo-data';
 import { startHaproxy } from './haproxy';
 import { storeSessionSettings } from '../db-settings';
 import { startPgBouncer } from './pgbouncer';
+import { startPrometheus } from './prometheus';
 import { caughtUp, pauseReplay, restartReplica, startPrimary, startReplica } from './postgres';
 import { freePorts, requireProgram, Supervisor, waitFor } from './processes';
 import { restartRedis, startRedis } from './redis';
@@ -34,6 +35,8 @@ export interface ClusterOptions {
   pooler?: boolean;
   /** Where everything lives (default .data/cluster); the primary's data is kept there across runs. */
   dir?: string;
+  /** Prometheus scraping every instance's metrics (default on). */
+  prometheus?: boolean;
   /** Start from an empty primary (the demo data is seeded again). */
   fresh?: boolean;
   /** The scale of the demo data seeded into an empty primary (default `demo`). */
@@ -62,6 +65,8 @@ export interface Cluster {
   poolerUrl: string | null;
   redisUrl: string;
   upstash: { url: string; token: string };
+  /** Prometheus's URL when the cluster has one. */
+  prometheusUrl: string | null;
   /** Every process started, in the order of their start, each with its current id (a restarted one's new id). */
   readonly processes: { name: string; pid: number }[];
   logDir: string;
@@ -90,7 +95,7 @@ export interface Cluster {
 export class ClusterError extends Error {}
 
 /** Finds every program and the build before anything starts: a missing piece fails at once, not after the seeding. */
-function checkPrerequisites(pooler: boolean, distDir: string) {
+function checkPrerequisites(pooler: boolean, prometheus: boolean, distDir: string) {
   if (!existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) {
     throw new ClusterError(`No production build in ${distDir}/: run \`npx next build\` first (npm run demo:cluster does).`);
   }
@@ -99,6 +104,7 @@ function checkPrerequisites(pooler: boolean, distDir: string) {
       redis: requireProgram('redis-server', 'redis-server', 'the Redis the instances share'),
       haproxy: requireProgram('haproxy', 'haproxy', 'the load balancer'),
       pgbouncer: pooler ? requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler of --pooler') : null,
+      prometheus: prometheus ? requireProgram('prometheus', 'prometheus', 'the metrics of every instance (--no-prometheus goes without)') : null,
     };
   } catch (error) {
     throw new ClusterError((error as Error).message);
@@ -115,7 +121,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? '.next';
   const dir = path.resolve(options.dir ?? CLUSTER_DIR);
   const log = options.log ?? ((line: string) => console.log(`[cluster] ${line}`));
-  const programs = checkPrerequisites(pooler, distDir);
+  const programs = checkPrerequisites(pooler, options.prometheus ?? true, distDir);
 
   const supervisor = new Supervisor(dir, log);
   // Aborting stops what has started so far; the step under way then fails (its process is gone, or
@@ -139,7 +145,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     // PgBouncer does not pass the session settings on at connection start: they are stored on the server.
     if (poolerUrl) await storeSessionSettings(primary.url);
 
-    const [balancerPort, ...ports] = await freePorts(count + 1);
+    const [balancerPort, prometheusPort, ...ports] = await freePorts(2 * count + 2);
+    const metricsPorts = ports.splice(count);
     const url = `http://127.0.0.1:${balancerPort}`;
     const shared: NodeJS.ProcessEnv = {
       ...process.env,
@@ -164,7 +171,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const id = `i${index + 1}`;
       const service = supervisor.start(`instance ${id}`, process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
         cwd: ROOT,
-        env: { ...shared, INSTANCE_ID: id },
+        env: { ...shared, INSTANCE_ID: id, METRICS_PORT: String(metricsPorts[index]) },
         // The server lets requests in flight finish for up to 5 s after SIGTERM.
         stopSignal: 'SIGTERM',
         graceMs: 10_000,
@@ -197,6 +204,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       },
       { timeoutMs: 30_000, service: haproxy },
     );
+    const prometheus = programs.prometheus
+      ? await startPrometheus(supervisor, programs.prometheus, prometheusPort!, instances.map(({ id }, index) => ({ id, metricsPort: metricsPorts[index]! })))
+      : null;
     const startupSeconds = (Date.now() - startedAt) / 1000;
     log(`cluster ready in ${startupSeconds.toFixed(1)} s`);
 
@@ -208,6 +218,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       poolerUrl,
       redisUrl: redis.url,
       upstash: { url: upstash.url, token: upstash.token },
+      prometheusUrl: prometheus?.url ?? null,
       get processes() {
         return supervisor.services.map(({ name, pid }) => ({ name, pid }));
       },

@@ -7,17 +7,14 @@
 // path). It also counts the rows the log wrote, to show that every request was recorded.
 // The database is created (migrated, demo data at scale `tiny`) when it does not exist yet.
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { createApiKey } from '@/lib/auth/api-keys';
 import type { ApiKeyContext } from '@/lib/contract/credential';
 import { closeDb, sql } from '@/lib/db';
 import { flushRequestLog, recordRequest, type RequestRecord } from '@/lib/usage/request-log';
-import { applyMigrations } from '@/prisma/migrate';
-import { seedDatabase } from '@/prisma/seed';
-import { ADMIN_URL, databaseUrl } from '../support/database';
 import { mintKeyPool } from './keys';
-import { runAlternating, runLoad, type LoadResult } from './load';
+import { runAlternating, runLoad } from './load';
+import { ensureTinyDatabase, onOffLine } from './on-off';
 import { buildServer, startServer } from './server';
 
 const { values } = parseArgs({
@@ -36,27 +33,6 @@ const PORTS = { on: 3196, off: 3195 } as const;
 
 const started = performance.now();
 const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-
-async function ensureDatabase(): Promise<string> {
-  const url = databaseUrl(DATABASE);
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE])).rowCount === 1;
-  if (!exists) await admin.query(`CREATE DATABASE ${DATABASE}`);
-  await admin.end();
-  if (!exists) {
-    log(`creating ${DATABASE}: migrations and demo data (scale tiny)`);
-    await applyMigrations(url);
-    await seedDatabase(url, { scale: 'tiny', seed: 7, endDate: '2026-06-30' });
-  }
-  return url;
-}
-
-function line(name: string, on: LoadResult, off: LoadResult): string {
-  const fmt = (r: LoadResult) => `${r.requestsPerSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}`;
-  const change = ((on.requestsPerSecond / off.requestsPerSecond - 1) * 100).toFixed(1);
-  return `${name}\n  log on : ${fmt(on)}\n  log off: ${fmt(off)}\n  throughput with the log on: ${change} %`;
-}
 
 /** The request path's share (recordRequest, µs per call) and the batch writes' (ms per 200 rows), in-process. */
 async function inProcessCost(orgId: string): Promise<string> {
@@ -94,7 +70,7 @@ async function timeRecording(auth: ApiKeyContext): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const url = await ensureDatabase();
+  const url = await ensureTinyDatabase(DATABASE, log);
   process.env.DATABASE_URL = url;
   // The pool holds far more keys than an organisation may (as in run.ts).
   process.env.API_KEYS_PER_ORG_MAX ??= '1000000';
@@ -125,7 +101,7 @@ async function main(): Promise<void> {
       const load = (server: { url: string }) => ({ baseUrl: server.url, path: benchCase.path, connections: CONNECTIONS, amount: REQUESTS, keys });
       log(`${benchCase.name}: ${REQUESTS} requests each, c=${CONNECTIONS}, ${ROUNDS} alternating rounds`);
       const [on, off] = await runAlternating(load(servers.on), load(servers.off), ROUNDS);
-      lines.push(line(benchCase.name, on, off));
+      lines.push(onOffLine(benchCase.name, 'the log', on, off));
       log(lines.at(-1)!);
     }
     await new Promise((resolve) => setTimeout(resolve, 1_500));

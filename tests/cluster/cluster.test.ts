@@ -28,6 +28,7 @@ import { startCluster, type Cluster, type ClusterInstance } from '../../scripts/
 import { startPgBouncer } from '../../scripts/cluster/pgbouncer';
 import { withClient } from '../../scripts/cluster/postgres';
 import { isAlive, requireProgram, Supervisor, waitFor } from '../../scripts/cluster/processes';
+import { queryPrometheus } from '../../scripts/cluster/prometheus';
 import { awayFromWindowEdge } from '../integration/platform-support';
 import { postRpc } from '../integration/mcp-support';
 import { mintKey } from '../support/api';
@@ -161,7 +162,7 @@ function processTree(roots: number[]): number[] {
 
 describe('the cluster (npm run demo:cluster)', () => {
   it('started its processes in order and says where each one is', () => {
-    expect(cluster.processes.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'instance i2', 'haproxy']);
+    expect(cluster.processes.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'instance i2', 'haproxy', 'prometheus']);
     expect(cluster.instances.map((instance) => instance.id)).toEqual(['i1', 'i2']);
     expect(cluster.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(cluster.primaryUrl).toMatch(/^postgresql:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/metrics$/);
@@ -245,6 +246,31 @@ describe('the cluster (npm run demo:cluster)', () => {
       await supervisor.stopAll();
     }
     expect(supervisor.services.map((service) => [service.name, service.exitStatus()])).toEqual([['pgbouncer', '0']]);
+  });
+});
+
+describe("the instances' metrics, in Prometheus", () => {
+  it('Prometheus scrapes every instance: the sum over instances of the request histogram', async () => {
+    const key = await demoKey('cluster metrics');
+    // A method no other test sends: 405, one sample of its own label set per request.
+    for (let request = 0; request < 6; request++) expect((await fetch(`${cluster.url}/api/v1/me`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } })).status).toBe(405);
+    const series = 'http_server_request_duration_seconds_count{http_request_method="DELETE",http_route="/api/v1/me",http_response_status_code="405",door="rest"}';
+    // Scraped every SCRAPE_INTERVAL_SECONDS: wait for the scrape after the last request.
+    const total = await waitFor(
+      'Prometheus to have scraped every request',
+      async () => {
+        const [sum] = await queryPrometheus(cluster.prometheusUrl!, `sum(${series})`);
+        return sum?.value === 6 ? sum.value : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(total).toBe(6);
+    // Round robin: three each, under each instance's INSTANCE_ID.
+    const byInstance = await queryPrometheus(cluster.prometheusUrl!, `sum by (instance) (${series})`);
+    expect(byInstance.map(({ metric, value }) => [metric.instance, value]).sort()).toEqual([
+      ['i1', 3],
+      ['i2', 3],
+    ]);
   });
 });
 
@@ -583,7 +609,7 @@ describe('stopping the cluster', () => {
   it('stop() ends every process the cluster started, their children included, in the reverse order', async () => {
     // Instance i2 was stopped above; every other process runs, Redis and the replica under the ids of their restart.
     const running = cluster.processes.filter((process) => process.name !== 'instance i2');
-    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'haproxy']);
+    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'haproxy', 'prometheus']);
     const tree = processTree(running.map((process) => process.pid));
     // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …).
     expect(tree.length).toBeGreaterThan(cluster.processes.length);
@@ -592,6 +618,7 @@ describe('stopping the cluster', () => {
     await cluster.stop();
     expect(tree.filter(isAlive)).toEqual([]);
     expect(logs.map((line) => line.replace(/ \(pid \d+\)$/, ''))).toEqual([
+      'stopping prometheus',
       'stopping haproxy',
       'stopping instance i2',
       'stopping instance i1',

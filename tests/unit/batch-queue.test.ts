@@ -3,6 +3,7 @@
 // dropped (and said) when it cannot keep up; a failed batch let go.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { batchQueue } from '@/lib/usage/batch-queue';
+import { logger } from '@/lib/telemetry/logger';
 
 /** A writer that holds every write until `release()`, recording the batches it was given. */
 function slowWriter() {
@@ -90,7 +91,7 @@ describe('batchQueue', () => {
   });
 
   it('drops the oldest unwritten records beyond maxPending and says how many once they are written', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => {});
     const written: number[] = [];
     const queue = batchQueue<number>({ name: uniqueName(), records: 'numbers', flushAfterMs: 60_000, batchSize: 10, maxPending: 5, write: async (rows) => void written.push(...rows) });
     for (let i = 0; i < 8; i += 1) queue.push(i);
@@ -103,7 +104,7 @@ describe('batchQueue', () => {
   });
 
   it('lets a failed batch go, saying so, and writes the next ones', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => {});
     const written: number[][] = [];
     let calls = 0;
     const queue = batchQueue<number>({
