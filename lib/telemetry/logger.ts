@@ -27,7 +27,11 @@ function createLogger(): Logger {
     redact: { paths: ['authorization', 'headers.authorization', 'headers.cookie', 'token', 'key', 'secret', 'password'], censor: '[redacted]' },
   };
   // pino-pretty as a stream in this thread (not a transport's worker): a terminal's few lines a second.
-  if (prettyWanted()) return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  if (prettyWanted()) {
+    const format = { colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'instance,method,path,status,durationMs' };
+    // A request reads `request GET /api/v1/me 200 3.2 ms`, its other fields after it.
+    return pino(options, pretty({ ...format, messageFormat: '{msg}{if method} {method} {path} {status} {durationMs} ms{end}' }));
+  }
   // The level's name ("warn"), not pino's number: what a reader greps for.
   return pino({ ...options, formatters: { level: (label) => ({ level: label }) } });
 }

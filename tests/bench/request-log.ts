@@ -14,8 +14,8 @@ import { closeDb, sql } from '@/lib/db';
 import { flushRequestLog, recordRequest, type RequestRecord } from '@/lib/usage/request-log';
 import { mintKeyPool } from './keys';
 import { runAlternating, runLoad } from './load';
-import { ensureTinyDatabase, onOffLine } from './on-off';
-import { buildServer, startServer } from './server';
+import { onOffLine, prepareComparison } from './on-off';
+import { startServer } from './server';
 
 const { values } = parseArgs({
   options: {
@@ -70,13 +70,8 @@ async function timeRecording(auth: ApiKeyContext): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const url = await ensureTinyDatabase(DATABASE, log);
-  process.env.DATABASE_URL = url;
-  // The pool holds far more keys than an organisation may (as in run.ts).
-  process.env.API_KEYS_PER_ORG_MAX ??= '1000000';
-  if (!values['no-build']) await buildServer(url, log);
-  const [org] = await sql<{ id: string }>('SELECT id FROM organizations ORDER BY created_at, id LIMIT 1');
-  const inProcess = await inProcessCost(org!.id);
+  const { url, orgId } = await prepareComparison(DATABASE, !values['no-build'], log);
+  const inProcess = await inProcessCost(orgId);
   log(inProcess);
   if (values['in-process-only']) return closeDb();
   const cases = [
@@ -84,7 +79,7 @@ async function main(): Promise<void> {
     { name: 'GET /api/v1/ads/overview, 30 days (response cache on)', path: '/api/v1/ads/overview?from=2026-06-01&to=2026-06-30' },
   ];
   // Both servers' warm-up and every case's requests, each key below its limit (tests/bench/keys.ts).
-  const keys = await mintKeyPool(org!.id, 2 * (cases.length * REQUESTS + 2 * 400) + 1_000, log);
+  const keys = await mintKeyPool(orgId, 2 * (cases.length * REQUESTS + 2 * 400) + 1_000, log);
   const servers = {
     on: await startServer(url, PORTS.on, 'warm', log, { REQUEST_LOG: 'on' }),
     off: await startServer(url, PORTS.off, 'warm', log, { REQUEST_LOG: 'off' }),

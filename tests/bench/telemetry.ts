@@ -11,11 +11,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { closeDb, sql } from '@/lib/db';
+import { closeDb } from '@/lib/db';
 import { mintKeyPool } from './keys';
 import { runAlternating, runLoad } from './load';
-import { ensureTinyDatabase, onOffLine } from './on-off';
-import { buildServer, startServer } from './server';
+import { onOffLine, prepareComparison } from './on-off';
+import { startServer } from './server';
 
 const { values } = parseArgs({
   options: {
@@ -46,17 +46,12 @@ async function otlpSink(): Promise<{ endpoint: string; bytes: () => number; clos
 }
 
 async function main(): Promise<void> {
-  const url = await ensureTinyDatabase(DATABASE, log);
-  process.env.DATABASE_URL = url;
-  // The pool holds far more keys than an organisation may (as in run.ts).
-  process.env.API_KEYS_PER_ORG_MAX ??= '1000000';
-  if (!values['no-build']) await buildServer(url, log);
-  const [org] = await sql<{ id: string }>('SELECT id FROM organizations ORDER BY created_at, id LIMIT 1');
+  const { url, orgId } = await prepareComparison(DATABASE, !values['no-build'], log);
   const cases = [
     { name: 'GET /api/v1/me', path: '/api/v1/me' },
     { name: 'GET /api/v1/ads/overview, 366 days by day (response cache off)', path: '/api/v1/ads/overview?from=2025-06-30&to=2026-06-30&granularity=day' },
   ];
-  const keys = await mintKeyPool(org!.id, 2 * (cases.length * REQUESTS + 2 * 200) + 1_000, log);
+  const keys = await mintKeyPool(orgId, 2 * (cases.length * REQUESTS + 2 * 200) + 1_000, log);
   const sink = await otlpSink();
   const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', METRICS_PORT: String(PORTS.metrics) };
   const servers = {
