@@ -17,6 +17,7 @@ import { verifyAccessToken } from '../oauth/verify';
 import { toApiError } from '../operations/failures';
 import { admit, countWithoutCredential, type Door } from '../operations/gate';
 import { problemResponse } from '../operations/problems';
+import { annotateRequest } from '../telemetry/request';
 import { ANSWER_TOKEN_BUDGET } from './budget';
 import { TOOL_OPERATIONS } from './catalogue';
 import { McpCall, registerTools } from './tools';
@@ -166,6 +167,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 
 export async function handleMcpRequest(incoming: Request): Promise<Response> {
   const requestId = randomUUID();
+  // For the log line of the answers given before the gate (the gate adds the rest).
+  annotateRequest({ requestId });
   const origin = incoming.headers.get('origin');
   if (origin !== null && !allowedOrigins().has(origin)) {
     // Counted like any request without a credential: a refused page cannot probe for free.

@@ -1,7 +1,7 @@
-// npm run bench:telemetry [-- --no-build] [-- --requests 8000] [-- --rounds 4]
+// npm run bench:telemetry [-- --no-build] [-- --requests 8000] [-- --rounds 4] [-- --protocol http/protobuf|http/json]
 // What telemetry costs a request (docs/performance/round-15-telemetry.md): two production servers on the
 // same build and database, one with telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT set, every request
-// traced and its spans exported over OTLP/HTTP in JSON to a sink in this process; METRICS_PORT set and
+// traced and its spans exported over OTLP/HTTP (protobuf, the SDK's default, or JSON) to a sink in this process; METRICS_PORT set and
 // scraped every 2 s, as the cluster's Prometheus does) and one with both unset, loaded in alternating
 // rounds with the same requests (autocannon at c=8, as the bench does), so that the machine's
 // background load weighs on both alike. Both write their JSON log line per request (the logs cannot be
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     requests: { type: 'string', default: '8000' },
     rounds: { type: 'string', default: '4' },
+    protocol: { type: 'string', default: 'http/protobuf' },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   ];
   const keys = await mintKeyPool(orgId, 2 * (cases.length * REQUESTS + 2 * 200) + 1_000, log);
   const sink = await otlpSink();
-  const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', METRICS_PORT: String(PORTS.metrics) };
+  const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: values.protocol, METRICS_PORT: String(PORTS.metrics) };
   const servers = {
     on: await startServer(url, PORTS.on, 'cold', log, telemetry),
     off: await startServer(url, PORTS.off, 'cold', log),
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
       log(lines.at(-1)!);
     }
     const memory = (server: (typeof servers)['on']) => `${server.memory().peakTreeRssMb.toFixed(0)} MB`;
-    console.log(`\n${lines.join('\n')}\nspans exported: ${(sink.bytes() / 2 ** 20).toFixed(1)} MB of OTLP/JSON\npeak RSS: telemetry on ${memory(servers.on)}, off ${memory(servers.off)}`);
+    console.log(`\n${lines.join('\n')}\nspans exported: ${(sink.bytes() / 2 ** 20).toFixed(1)} MB (${values.protocol})\npeak RSS: telemetry on ${memory(servers.on)}, off ${memory(servers.off)}`);
   } finally {
     clearInterval(scraper);
     sink.close();
