@@ -20,8 +20,8 @@ const SECURITY_HEADERS = [
 
 const nextConfig: NextConfig = {
   // Node-only packages that must not be bundled (oidc-provider's TTL lookup breaks when bundled). The
-  // telemetry packages are loaded as Node loads them: the OpenTelemetry instrumentations patch `pg` as
-  // Node requires it, and the server (scripts/server.mjs) shares prom-client's and pino's one copy.
+  // telemetry packages are loaded as Node loads them: one copy of each for the app's bundles and the
+  // server (scripts/server.mjs), which shares prom-client's registry and the OpenTelemetry API's state.
   serverExternalPackages: [
     'pg',
     '@prisma/adapter-pg',
@@ -32,7 +32,6 @@ const nextConfig: NextConfig = {
     'prom-client',
     '@opentelemetry/api',
     '@opentelemetry/sdk-node',
-    '@opentelemetry/instrumentation-pg',
     '@opentelemetry/instrumentation-undici',
   ],
   // A separate build folder lets a test server be built beside a developer's own (tests/run.sh uses it).

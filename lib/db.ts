@@ -11,9 +11,12 @@ import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaSta
 import { PrismaClient } from './generated/prisma/client';
 import { isUnavailable } from './http/unavailable';
 import { metrics, sampleOnScrape } from './telemetry/metrics';
+import { inSpan } from './telemetry/tracing';
 
 /** One database: its pool, and the names of the statements prepared on its connections (which go with them). */
 interface Database {
+  /** Its pool's name in the metrics and traces. */
+  name: 'primary' | 'replica';
   pool: pg.Pool;
   statementNames: StatementNames;
 }
@@ -97,7 +100,7 @@ export function sessionSettings(): [name: string, value: string][] {
 }
 
 /** A pool on one database (the primary or the replica), with the process's settings. */
-function createDatabase(connectionString: string, settings: DatabaseSettings): Database {
+function createDatabase(name: Database['name'], connectionString: string, settings: DatabaseSettings): Database {
   const pool = new pg.Pool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
@@ -110,16 +113,16 @@ function createDatabase(connectionString: string, settings: DatabaseSettings): D
   });
   // An idle client's connection error must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  return { pool, statementNames: new StatementNames(settings.preparedStatements ? PREPARED_STATEMENTS_MAX : 0) };
+  return { name, pool, statementNames: new StatementNames(settings.preparedStatements ? PREPARED_STATEMENTS_MAX : 0) };
 }
 
 function createDb(): Db {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const settings = databaseSettings();
-  const primary = createDatabase(connectionString, settings);
+  const primary = createDatabase('primary', connectionString, settings);
   const replicaUrl = process.env.DATABASE_REPLICA_URL;
-  const replica = replicaUrl ? createDatabase(replicaUrl, settings) : null;
+  const replica = replicaUrl ? createDatabase('replica', replicaUrl, settings) : null;
   const gatePool = new pg.Pool({ ...primary.pool.options, max: GATE_POOL_SIZE });
   gatePool.on('error', () => {});
   return {
@@ -143,8 +146,8 @@ function samplePools(): void {
   const { dbConnections, dbConnectionsMax, dbPending } = metrics();
   for (const gauge of [dbConnections, dbConnectionsMax, dbPending]) gauge.reset();
   if (!current) return;
-  const pools: [string, pg.Pool][] = [['primary', current.primary.pool], ['gate', current.gatePool]];
-  if (current.replica) pools.push(['replica', current.replica.database.pool]);
+  const pools: [string, pg.Pool][] = [[current.primary.name, current.primary.pool], ['gate', current.gatePool]];
+  if (current.replica) pools.push([current.replica.database.name, current.replica.database.pool]);
   for (const [name, pool] of pools) {
     const labels = { db_client_connection_pool_name: name };
     dbConnections.set({ ...labels, db_client_connection_state: 'idle' }, pool.idleCount);
@@ -199,9 +202,22 @@ export class StatementNames {
  */
 const PREPARED_STATEMENTS_MAX = 128;
 
-async function query<Row extends pg.QueryResultRow>(database: Database, text: string, values: unknown[]): Promise<Row[]> {
-  const result = await database.pool.query<Row>({ name: database.statementNames.nameOf(text), text, values });
-  return result.rows;
+/**
+ * Runs one statement on `pool`, traced as the span `pg.query:<statement name>` (OpenTelemetry's
+ * database conventions): the pool, the statement's name and its text, never its values. Traced here
+ * rather than by @opentelemetry/instrumentation-pg, which patches pg through a hook on every require()
+ * of the process: with tracing on, that hook alone cost /me about a sixth of its throughput
+ * (docs/performance/round-15-telemetry.md). Without tracing the span is the API's no-op one.
+ */
+async function runStatement<Row extends pg.QueryResultRow>(pool: pg.Pool, poolName: string, statement: { name: string | undefined; text: string; values: unknown[] }): Promise<Row[]> {
+  const { name, text } = statement;
+  const spanName = `pg.query:${name ?? text.trim().split(/\s/, 1)[0]!.toUpperCase()}`;
+  const attributes = { 'db.system.name': 'postgresql', 'db.client.connection.pool.name': poolName, 'db.query.text': text };
+  return (await inSpan(spanName, attributes, () => pool.query<Row>(statement))).rows;
+}
+
+function query<Row extends pg.QueryResultRow>(database: Database, text: string, values: unknown[]): Promise<Row[]> {
+  return runStatement<Row>(database.pool, database.name, { name: database.statementNames.nameOf(text), text, values });
 }
 
 /**
@@ -278,9 +294,9 @@ export async function replicaState(): Promise<ReplicaVerdict | { state: 'none' }
  */
 export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
   const current = db();
-  const result = await current.gatePool.query<Row>({ name: current.primary.statementNames.nameOf(text), text, values });
+  const rows = await runStatement<Row>(current.gatePool, 'gate', { name: current.primary.statementNames.nameOf(text), text, values });
   current.gateAnsweredAt = Date.now();
-  return result.rows;
+  return rows;
 }
 
 /**
