@@ -1,4 +1,4 @@
-// npm run bench:telemetry [-- --no-build] [-- --requests 8000] [-- --rounds 4] [-- --protocol http/protobuf|http/json]
+// npm run bench:telemetry [-- --no-build] [-- --requests 8000] [-- --rounds 4] [-- --protocol http/protobuf|http/json] [-- --both-off]
 // What telemetry costs a request (docs/performance/round-15-telemetry.md): two production servers on the
 // same build and database, one with telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT set, every request
 // traced and its spans exported over OTLP/HTTP (protobuf, the SDK's default, or JSON) to a sink in this process; METRICS_PORT set and
@@ -7,7 +7,8 @@
 // background load weighs on both alike. Both write their JSON log line per request (the logs cannot be
 // turned off). Cases: /api/v1/me (the smallest answer, where a fixed cost per request shows most) and
 // a year's ads overview by day with the response cache off (the heaviest path: every request runs its
-// statements, each a span).
+// statements, each a span). --both-off runs the same with telemetry off on both servers: the spread
+// of the bench itself, against which a difference can be judged.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '8000' },
     rounds: { type: 'string', default: '4' },
     protocol: { type: 'string', default: 'http/protobuf' },
+    'both-off': { type: 'boolean', default: false },
   },
 });
 const REQUESTS = Number(values.requests);
@@ -56,10 +58,11 @@ async function main(): Promise<void> {
   const sink = await otlpSink();
   const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: values.protocol, METRICS_PORT: String(PORTS.metrics) };
   const servers = {
-    on: await startServer(url, PORTS.on, 'cold', log, telemetry),
+    on: await startServer(url, PORTS.on, 'cold', log, values['both-off'] ? {} : telemetry),
     off: await startServer(url, PORTS.off, 'cold', log),
   };
-  const scraper = setInterval(() => void fetch(`http://127.0.0.1:${PORTS.metrics}/metrics`).then((response) => response.arrayBuffer()), SCRAPE_EVERY_MS);
+  const scrape = () => void fetch(`http://127.0.0.1:${PORTS.metrics}/metrics`).then((response) => response.arrayBuffer());
+  const scraper = values['both-off'] ? undefined : setInterval(scrape, SCRAPE_EVERY_MS);
   try {
     for (const server of Object.values(servers)) {
       for (const benchCase of cases) await runLoad({ baseUrl: server.url, path: benchCase.path, connections: CONNECTIONS, amount: 200, keys });
