@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
 import { closeDb, readSql, sql } from '@/lib/db';
+import { logger } from '@/lib/telemetry/logger';
 import { api, mintKey } from '../support/api';
 import { startReplicatedPostgres, type ReplicatedPostgres } from '../support/replicated-postgres';
 import pg from 'pg';
@@ -106,7 +107,7 @@ describe('a replica too far behind', () => {
   beforeAll(() => useDatabases({ DATABASE_REPLICA_MAX_LAG: '0' }));
 
   it('is skipped for the primary, and used again once it has caught up, each change logged once', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), 'warn').mockImplementation(() => {});
     try {
       const key = await mintKey({ orgId });
       await caughtUp();

@@ -7,6 +7,7 @@ import { recordKeyUse } from '@/lib/auth/last-used';
 import { SCOPES } from '@/lib/contract/scopes';
 import { sql } from '@/lib/db';
 import { restRoute } from '@/lib/rest/route';
+import { logger } from '@/lib/telemetry/logger';
 import { api, mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientsOf, seededOrgs } from './platform-support';
@@ -176,7 +177,7 @@ describe('unexpected failures', () => {
   });
 
   it('are 500 internal with a request id and nothing of the error disclosed', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const errors = vi.spyOn(logger(), 'error').mockImplementation(() => {});
     const { GET: handler } = restRoute({
       ...meOperation,
       run: async () => {
@@ -189,12 +190,12 @@ describe('unexpected failures', () => {
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.detail).toContain(requestId!);
     expect(JSON.stringify(body)).not.toMatch(/hunter2|secret|app\.ts/);
-    expect(errors.mock.calls.some((call) => String(call[0]).includes(requestId!))).toBe(true);
+    expect(errors.mock.calls.some((call) => JSON.stringify(call).includes(requestId!))).toBe(true);
     errors.mockRestore();
   });
 
   it('a database that cannot be reached is 503 unavailable with Retry-After', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const errors = vi.spyOn(logger(), 'error').mockImplementation(() => {});
     const { GET: handler } = restRoute({
       ...meOperation,
       run: async () => {
