@@ -19,7 +19,7 @@
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import compression from 'compression';
 import { logger } from '../lib/telemetry/logger.ts';
@@ -124,11 +124,11 @@ function logIfIncomplete(socket) {
  * for the body (a page's form post): logIfIncomplete has said it in one line.
  */
 function consoleToLogger() {
-  const line = (args) => args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
-  console.log = console.info = (...args) => logger().info(line(args));
-  console.warn = (...args) => logger().warn(line(args));
+  // As the console would have printed them (an error with its stack, an object inspected).
+  console.log = console.info = (...args) => logger().info(format(...args));
+  console.warn = (...args) => logger().warn(format(...args));
   console.error = (...args) => {
-    if (!(args.length === 1 && isIncompleteRequest(args[0]))) logger().error(line(args));
+    if (!(args.length === 1 && isIncompleteRequest(args[0]))) logger().error(format(...args));
   };
 }
 consoleToLogger();
