@@ -2,6 +2,7 @@
 // set (OTLP/HTTP in JSON): the trace of a REST call and of an MCP tool call as a collector receives
 // them, the JSON log line of each request, and the Prometheus metrics on their own port (and not on
 // the public one). The collector is a stand-in the test starts (tests/support/otlp-receiver.ts).
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/cluster/processes';
 import { mintKey } from '../support/api';
@@ -189,6 +190,18 @@ describe('the metrics', () => {
     // Bounded labels: never an organisation or a key.
     expect(text).not.toContain(main.id);
     expect(text).not.toContain(key.slice(0, 'mk_live_'.length + 4));
+  });
+
+  it('label a request by its route template, never by the path a caller chose', async () => {
+    const probe = randomUUID();
+    expect((await server.request(`/api/v1/${probe}`, { key })).status).toBe(404);
+    expect((await server.request(`/${probe}`)).status).toBe(404);
+    expect((await server.request(`/consent/${probe}`)).status).toBe(307);
+    const text = await (await fetch(`${metricsOrigin}/metrics`)).text();
+    expect(text).not.toContain(probe);
+    expect(text).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/api\/v1 \(no such endpoint\)",http_response_status_code="404",door="rest"\} [1-9]/m);
+    expect(text).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\(unmatched\)",http_response_status_code="404",door="page"\} [1-9]/m);
+    expect(text).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/consent\/\[uid\]",http_response_status_code="307",door="page"\} [1-9]/m);
   });
 
   it('answer 404 at any other path of METRICS_PORT', async () => {
