@@ -6,7 +6,7 @@
 import type { AxeResults } from 'axe-core';
 import type { Page, Response } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { axe, saveScreenshot } from './support/app';
+import { axe, expectAxeClean, saveScreenshot } from './support/app';
 
 // Each test opens its own page and depends on no other: they run on whichever workers are free, so the
 // slow ones (the whole API reference rendered and checked) do not run one after another.
@@ -138,6 +138,15 @@ for (const width of WIDTHS) {
     await saveScreenshot(page, testInfo, `api-reference-${width}`);
   });
 }
+
+test('when the renderer cannot load, the page says so and links to the OpenAPI document', async ({ page }) => {
+  await page.route('**/docs/api/scalar.js', (route) => route.abort('connectionfailed'));
+  await page.goto('/docs/api');
+  const alert = page.locator('#content').getByRole('alert');
+  await expect(alert).toContainText('The API reference could not be loaded.');
+  await expect(alert.getByRole('link', { name: '/api/v1/openapi.json' })).toHaveAttribute('href', '/api/v1/openapi.json');
+  await expectAxeClean(page);
+});
 
 test('a problem’s type link opens its section of the errors page on this server', async ({ page, request, baseURL }) => {
   const answer = await request.get('/api/v1/me');

@@ -66,11 +66,15 @@ export function Reference() {
     };
   }, []);
   if (failed) {
+    // In place of what Scalar would have rendered, its main landmark and heading included.
     return (
-      <p role="alert">
-        The API reference could not be loaded. Reload the page, or read the OpenAPI document itself:{' '}
-        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
-      </p>
+      <main className="home">
+        <h1>API reference</h1>
+        <p role="alert">
+          The API reference could not be loaded. Reload the page, or read the OpenAPI document itself:{' '}
+          <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+        </p>
+      </main>
     );
   }
   return <div ref={mount} />;
