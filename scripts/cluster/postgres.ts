@@ -18,7 +18,7 @@ import { appendFile, chown, copyFile, mkdir, readdir, readFile, rm, writeFile } 
 import path from 'node:path';
 import pg from 'pg';
 import { canReach, postgresBinaries, postgresOsUser, type OsUser } from '../postgres-binaries';
-import { freePort, waitFor, type Service, type ServiceOptions, type Supervisor } from './processes';
+import { freePort, reason, waitFor, type Service, type ServiceOptions, type Supervisor } from './processes';
 import type { RestartPolicy } from './restart';
 
 const DATABASE = 'metrics';
@@ -294,7 +294,7 @@ async function resumeOrRemake(replica: PostgresServer, primary: Primary, log: (l
     await restartReplica(replica, primary);
     return;
   } catch (error) {
-    log(`the replica cannot resume (${(error as Error).message.split('\n')[0]}): making it again from a new base backup`);
+    log(`the replica cannot resume (${reason(error)}): making it again from a new base backup`);
   }
   await replica.service.stop();
   await makeReplicaData(primary, replica.dataDir, log);

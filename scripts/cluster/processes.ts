@@ -88,6 +88,11 @@ const STEP_TIMEOUT_MS = 10_000;
 /** A process's stop step: its grace time, then this much for the SIGKILL to take effect. */
 const KILL_TIMEOUT_MS = 5_000;
 
+/** An error's message for a log line: its first line, without the end of a log that waitFor adds. */
+export function reason(error: unknown): string {
+  return (error as Error).message.split('\n')[0]!.replace(/\.? The end of \S+:$/, '');
+}
+
 /** The last lines of a log, for an error message. */
 export function logTail(logFile: string, lines = 15): string {
   if (!existsSync(logFile)) return '';
@@ -242,7 +247,7 @@ export class Supervisor {
           recovering = false;
         } catch (error) {
           recovering = false;
-          if (!this.stopping) schedule(`${service.name} did not come back (${(error as Error).message.split('\n')[0]})`);
+          if (!this.stopping) schedule(`${service.name} did not come back (${reason(error)})`);
         }
       }, delayMs);
       this.pendingRestarts.add(timer);
