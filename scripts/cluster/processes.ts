@@ -233,7 +233,7 @@ export class Supervisor {
     const schedule = (what: string) => {
       const delayMs = exits!.next();
       if (delayMs === null) {
-        this.log(`${what}: ${exits!.recent - 1} exits within ${policy!.windowMs / 1000} s, so it is not started again; see ${service.logFile}`);
+        this.log(`${what}: ${exits!.recent} exits within ${policy!.windowMs / 1000} s, so it is not started again; see ${service.logFile}`);
         return;
       }
       this.log(`${what}; starting it again in ${delayMs / 1000} s`);

@@ -6,14 +6,14 @@
 export interface RestartPolicy {
   /** The wait before each start again, in order; the last one repeats. */
   delaysMs: number[];
-  /** More exits than this within `windowMs`: the process is left down. */
+  /** Started again after at most this many exits within `windowMs`; the next one leaves it down. */
   maxExits: number;
   windowMs: number;
 }
 
 /**
- * 1, 2, 4, then 8 s: an instance killed once is back within seconds; five exits in two minutes is a
- * process that will not stay up.
+ * 1, 2, 4, then 8 s: an instance killed once is back within seconds; a sixth exit within two minutes
+ * is a process that will not stay up.
  */
 export const DEFAULT_RESTART_POLICY: RestartPolicy = { delaysMs: [1_000, 2_000, 4_000, 8_000], maxExits: 5, windowMs: 120_000 };
 

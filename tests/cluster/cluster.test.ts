@@ -772,7 +772,7 @@ describe('the supervisor', () => {
       expect.stringMatching(/^failing started again \(pid \d+\)$/),
       'failing exited unexpectedly (3); starting it again in 0.2 s',
       expect.stringMatching(/^failing started again \(pid \d+\)$/),
-      `failing exited unexpectedly (3): 2 exits within 60 s, so it is not started again; see ${path.join(dir, 'supervisor-check', 'logs', 'failing.log')}`,
+      `failing exited unexpectedly (3): 3 exits within 60 s, so it is not started again; see ${path.join(dir, 'supervisor-check', 'logs', 'failing.log')}`,
     ]);
   });
 
