@@ -1,7 +1,7 @@
 // The builds the instances serve, and what two builds serving at once (a roll-out) must share.
 //
 // `next build` empties its folder before writing the next build, so the instances never serve `.next/`
-// itself: each build is copied into a folder of its own, named by its BUILD_ID, under the project
+// itself: each build is copied into a folder of its own, named by its id (below), under the project
 // (Next.js refuses a distDir outside it). The static files (`/_next/static/…`, content-hashed names)
 // of every build go into one folder that each copy links to: during a roll-out, a page rendered by an
 // instance of one build loads its scripts and styles from whichever instance the balancer picks.
@@ -18,7 +18,10 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface Build {
-  /** Its BUILD_ID. */
+  /**
+   * What tells it from other builds: its deployment id when it has one (Next.js then writes the same
+   * BUILD_ID for every build, `build-TfctsWXpff2fKS`), else its BUILD_ID.
+   */
   id: string;
   /** Next.js's deploymentId it was built with (NEXT_DEPLOYMENT_ID), '' for none: the instances serving it get the same. */
   deploymentId: string;
@@ -34,7 +37,9 @@ export function buildsFolder(clusterDir: string): string {
 /** Copies the build in `distDir` (relative to the project) for the cluster, unless it has it already. */
 export async function prepareBuild(clusterDir: string, distDir: string): Promise<Build> {
   const from = path.resolve(ROOT, distDir);
-  const id = (await readFile(path.join(from, 'BUILD_ID'), 'utf8')).trim();
+  const manifest = JSON.parse(await readFile(path.join(from, 'required-server-files.json'), 'utf8')) as { config: { deploymentId?: string } };
+  const deploymentId = manifest.config.deploymentId ?? '';
+  const id = deploymentId || (await readFile(path.join(from, 'BUILD_ID'), 'utf8')).trim();
   const folder = buildsFolder(clusterDir);
   const target = path.join(folder, id);
   if (!existsSync(path.join(target, 'BUILD_ID'))) {
@@ -48,8 +53,7 @@ export async function prepareBuild(clusterDir: string, distDir: string): Promise
     // Last: a copy cut short has none, and is made again.
     await copyFile(path.join(from, 'BUILD_ID'), path.join(target, 'BUILD_ID'));
   }
-  const manifest = JSON.parse(await readFile(path.join(target, 'required-server-files.json'), 'utf8')) as { config: { deploymentId?: string } };
-  return { id, deploymentId: manifest.config.deploymentId ?? '', distDir: path.relative(ROOT, target) };
+  return { id, deploymentId, distDir: path.relative(ROOT, target) };
 }
 
 /** Removes a build's copy once no instance serves it (its static files stay: pages of it may still be open). */

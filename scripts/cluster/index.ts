@@ -55,7 +55,7 @@ export interface ClusterInstance {
   url: string;
   pid: number;
   logFile: string;
-  /** The BUILD_ID of the build it serves. */
+  /** The build it serves: its deployment id, else its BUILD_ID (see ./builds.ts). */
   buildId: string;
 }
 
