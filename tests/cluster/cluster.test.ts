@@ -234,7 +234,11 @@ describe('the cluster (npm run demo:cluster)', () => {
     const supervisor = new Supervisor(path.join(dir, 'pooler-check'), () => {});
     await supervisor.prepare();
     try {
-      const pooler = await startPgBouncer(supervisor, requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler'), cluster.primaryUrl);
+      const pooler = await startPgBouncer(supervisor, requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler'), cluster.primaryUrl, {
+        delaysMs: [200],
+        maxExits: 5,
+        windowMs: 60_000,
+      });
       // The admin console: the database `pgbouncer` at the same address.
       const adminConsole = new URL(pooler.url);
       adminConsole.pathname = '/pgbouncer';
@@ -243,6 +247,9 @@ describe('the cluster (npm run demo:cluster)', () => {
       const token = `pooled-${Date.now()}`;
       await withClient(pooler.url, (client) => client.query('INSERT INTO cluster_check (token) VALUES ($1)', [token]));
       expect(await replicated('cluster_check', token)).toBe(token);
+      // Killed, it is started again with its configuration, on its port.
+      process.kill(pooler.service.pid, 'SIGKILL');
+      await waitFor('PgBouncer back', () => withClient(pooler.url, async (client) => (await client.query('SELECT 1')).rowCount === 1 || undefined), { timeoutMs: 20_000 });
     } finally {
       await supervisor.stopAll();
     }
@@ -657,6 +664,21 @@ describe('crashes, healed under load', () => {
     console.info(`healed under load: instance back in ${instanceBack} s, Redis and shared counting in ${redisBack} s, the replica in ${replicaBack} s; ${outcomes.length} requests`);
     expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
     expect(new Set(outcomes.map((outcome) => outcome.instance))).toEqual(new Set([first.id, second.id]));
+
+    // The balancer itself (no load: while it is down, nothing answers on its port).
+    const haproxyPid = cluster.processes.find((process) => process.name === 'haproxy')!.pid;
+    process.kill(haproxyPid, 'SIGKILL');
+    const answered = new Set<string>();
+    await waitFor(
+      'HAProxy back, balancing over both instances',
+      async () => {
+        const response = await fetch(`${cluster.url}/api/health`).catch(() => null);
+        if (response?.ok) answered.add(((await response.json()) as { instance: string }).instance);
+        return answered.size === 2 ? true : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(logs).toContain('haproxy exited unexpectedly (SIGKILL); starting it again in 0.5 s');
   }, 240_000);
 });
 
