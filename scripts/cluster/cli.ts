@@ -71,11 +71,11 @@ async function main(): Promise<void> {
   const stop = (reason: string, code: number) => {
     if (stopping) {
       // Exiting runs the supervisor's last resort: SIGKILL to every process still running.
-      log(`${reason} again: killing what is left at once`);
+      log(`${reason} during the stop: killing what is left at once`);
       process.exit(1);
     }
     stopping = (async () => {
-      log(`${reason}: stopping everything (${reason} again kills what is left at once)`);
+      log(`${reason}: stopping everything (another Ctrl-C or SIGTERM kills what is left at once)`);
       // During the start, the abort stops what has started and startCluster's failure ends the process.
       aborted.abort();
       if (!cluster) return;
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => void rollOut());
   const rollOut = async () => {
     if (!cluster || stopping) return log('SIGHUP: no roll-out while the cluster starts or stops');
-    log('SIGHUP: rolling the build in .next/ out, one instance at a time');
+    log('SIGHUP: rolling the new build out, one instance at a time');
     try {
       await cluster.rollOut();
       log(`roll-out done: ${cluster.instances.map((instance) => `${instance.id} (pid ${instance.pid}, build ${instance.buildId})`).join(', ')}`);
