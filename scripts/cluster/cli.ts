@@ -32,10 +32,18 @@ function options() {
   return { instances: Number(values.instances), pooler: values.pooler, fresh: values.fresh, scale: values.scale as Scale, dir: values.dir };
 }
 
-/** Where the orchestrator's process id is kept while it runs, for `kill -HUP`. */
-const pidFile = (cluster: Cluster) => path.join(path.dirname(cluster.logDir), 'orchestrator.pid');
+/** SIGHUP: the roll-out of the build in the cluster's build folder, reported in the log either way. */
+async function rollOut(cluster: Cluster): Promise<void> {
+  log('SIGHUP: rolling the new build out, one instance at a time');
+  try {
+    await cluster.rollOut();
+    log(`roll-out done: ${cluster.instances.map((instance) => `${instance.id} (pid ${instance.pid}, build ${instance.buildId})`).join(', ')}`);
+  } catch (error) {
+    log(`roll-out failed: ${(error as Error).message}`);
+  }
+}
 
-function summary(cluster: Cluster, key: string): string {
+function summary(cluster: Cluster, key: string, pidFile: string): string {
   const instances = cluster.instances.map((instance) => `    ${instance.id}  ${instance.url}  pid ${instance.pid}`).join('\n');
   return `
   Metrics API cluster: ${cluster.url}   (HAProxy, round robin over ${cluster.instances.length} instance${cluster.instances.length === 1 ? '' : 's'})
@@ -51,7 +59,7 @@ ${instances}
     ${key}
   Try:  curl ${cluster.url}/api/health   (names the instance that answered)
         curl -H "Authorization: Bearer ${key}" ${cluster.url}/api/v1/clients
-  Orchestrator:        pid ${process.pid} (also in ${pidFile(cluster)})
+  Orchestrator:        pid ${process.pid} (also in ${pidFile})
   Roll a new build out: npm run build:cluster && kill -HUP ${process.pid}
   Ctrl-C stops everything (a second Ctrl-C kills what is left at once).
 `;
@@ -65,6 +73,8 @@ async function main(): Promise<void> {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
+  // Where the orchestrator's process id is kept while the cluster runs, for `kill -HUP`.
+  const pidFile = path.resolve(settings.dir, 'orchestrator.pid');
   const aborted = new AbortController();
   let cluster: Cluster | undefined;
   let stopping: Promise<void> | undefined;
@@ -80,24 +90,14 @@ async function main(): Promise<void> {
       aborted.abort();
       if (!cluster) return;
       await cluster.stop();
-      rmSync(pidFile(cluster), { force: true });
+      rmSync(pidFile, { force: true });
       log('stopped');
       process.exit(code);
     })();
   };
   process.on('SIGINT', () => stop('SIGINT', 0));
   process.on('SIGTERM', () => stop('SIGTERM', 0));
-  process.on('SIGHUP', () => void rollOut());
-  const rollOut = async () => {
-    if (!cluster || stopping) return log('SIGHUP: no roll-out while the cluster starts or stops');
-    log('SIGHUP: rolling the new build out, one instance at a time');
-    try {
-      await cluster.rollOut();
-      log(`roll-out done: ${cluster.instances.map((instance) => `${instance.id} (pid ${instance.pid}, build ${instance.buildId})`).join(', ')}`);
-    } catch (error) {
-      log(`roll-out failed: ${(error as Error).message}`);
-    }
-  };
+  process.on('SIGHUP', () => (cluster && !stopping ? void rollOut(cluster) : log('SIGHUP: no roll-out while the cluster starts or stops')));
 
   try {
     cluster = await startCluster({ ...settings, log, signal: aborted.signal });
@@ -108,8 +108,8 @@ async function main(): Promise<void> {
   try {
     // lib/db reads DATABASE_URL when it first connects.
     process.env.DATABASE_URL = cluster.primaryUrl;
-    writeFileSync(pidFile(cluster), `${process.pid}\n`);
-    console.log(summary(cluster, await mintDemoKey()));
+    writeFileSync(pidFile, `${process.pid}\n`);
+    console.log(summary(cluster, await mintDemoKey(), pidFile));
   } catch (error) {
     console.error(`[cluster] could not mint the demo key: ${(error as Error).message}`);
     stop('failed', 1);
