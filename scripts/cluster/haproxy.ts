@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { RestartPolicy } from './restart';
-import { waitFor, type Service, type Supervisor } from './processes';
+import { reason, waitFor, type Service, type Supervisor } from './processes';
 
 export interface Backend {
   id: string;
@@ -131,10 +131,15 @@ export async function startHaproxy(supervisor: Supervisor, program: string, port
     },
     takeOut: (id) => run(`set server instances/${id} state maint`),
     async remove(id) {
-      // Refused while HAProxy still holds a connection to it, which it closes once it sees the instance gone.
-      await waitFor(`HAProxy to let go of instance ${id}`, () => run(`del server instances/${id}`).then(() => true), { timeoutMs: 10_000 });
       current.splice(current.findIndex((backend) => backend.id === id), 1);
       await writeConfig();
+      try {
+        // Refused while HAProxy still holds a connection to it, which it closes once it sees the instance gone.
+        await waitFor(`HAProxy to let go of instance ${id}`, () => run(`del server instances/${id}`).then(() => true), { timeoutMs: 10_000 });
+      } catch (error) {
+        // Harmless: it stays in maintenance, receiving nothing, until HAProxy next starts.
+        supervisor.log(`instance ${id} stays listed in HAProxy, in maintenance: ${reason(error)}`);
+      }
     },
   };
 }
