@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { removeBuild, type Build } from './builds';
 import type { Balancer } from './haproxy';
-import { freePort, waitFor, type Service, type Supervisor } from './processes';
+import { freePort, reason, waitFor, type Service, type Supervisor } from './processes';
 import type { RestartPolicy } from './restart';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -80,7 +80,7 @@ export class Instances {
         const failed = this.running.at(-1)!;
         await failed.service.stop();
         this.running.splice(this.running.indexOf(failed), 1);
-        throw new Error(`roll-out stopped, instance ${previous.id} and the others left not replaced: ${(error as Error).message}`);
+        throw new Error(`stopped before instance ${previous.id} was replaced (those not replaced keep serving): ${reason(error)}`);
       }
       supervisor.stopFirst(balancer.service);
       await balancer.add({ id: next.id, port: next.port });

@@ -703,6 +703,24 @@ function copyAsNextBuild(from: string, to: string): string {
 }
 
 describe('a roll-out under load', () => {
+  it('to a build whose instance cannot start stops at that instance: the old instances keep serving, the balancer never saw it', async () => {
+    const BROKEN_DIST_DIR = `${TEST_DIST_DIR}-broken`;
+    copyAsNextBuild(TEST_DIST_DIR, BROKEN_DIST_DIR);
+    // Next.js reads it when the server starts.
+    rmSync(path.join(BROKEN_DIST_DIR, 'routes-manifest.json'));
+    const before = cluster.instances;
+    try {
+      await expect(cluster.rollOut(BROKEN_DIST_DIR)).rejects.toThrow(
+        'stopped before instance i1 was replaced (those not replaced keep serving): instance i3 exited (1) before instance i3 to be ready',
+      );
+    } finally {
+      rmSync(BROKEN_DIST_DIR, { recursive: true, force: true });
+    }
+    expect(cluster.instances).toEqual(before);
+    for (const instance of cluster.instances) expect(await isReady(instance)).toBe(true);
+    expect(readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8')).not.toMatch(/^\s+server i3 /m);
+  });
+
   it('replaces every instance by one of the new build, one at a time; a settings form rendered by the old build posts to the new one; no request fails', async () => {
     const ROLLOUT_DIST_DIR = `${TEST_DIST_DIR}-rollout`;
     const newId = copyAsNextBuild(TEST_DIST_DIR, ROLLOUT_DIST_DIR);
@@ -737,7 +755,8 @@ describe('a roll-out under load', () => {
     rmSync(ROLLOUT_DIST_DIR, { recursive: true, force: true });
 
     expect(cluster.instances.map((instance) => instance.buildId)).toEqual(old.map(() => newId));
-    expect(cluster.instances.map((instance) => instance.id)).toEqual(['i3', 'i4']);
+    // i3 was the instance of the build that could not start, above.
+    expect(cluster.instances.map((instance) => instance.id)).toEqual(['i4', 'i5']);
     for (const previous of old) {
       expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^instance ${previous.id} \\(build [\\w-]+\\) replaced by i\\d \\(build ${newId}\\)$`)));
       expect(isAlive(previous.pid)).toBe(false);
@@ -747,11 +766,11 @@ describe('a roll-out under load', () => {
     expect(await postForm(cluster.url, `roll-out after ${newId}`)).toEqual([{ scopes: ['ads:read'] }]);
     const asset = await fetch(`${cluster.url}${script}`);
     expect(asset.status).toBe(200);
-    expect(asset.headers.get(INSTANCE)).toMatch(/^i[34]$/);
+    expect(asset.headers.get(INSTANCE)).toMatch(/^i[45]$/);
 
     expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
     // Each instance, old and new, answered some of the load.
-    expect(new Set(outcomes.map((outcome) => outcome.instance))).toEqual(new Set([...old.map((instance) => instance.id), 'i3', 'i4']));
+    expect(new Set(outcomes.map((outcome) => outcome.instance))).toEqual(new Set([...old.map((instance) => instance.id), 'i4', 'i5']));
   }, 240_000);
 });
 
@@ -816,7 +835,7 @@ describe('stopping the cluster', () => {
     // Redis stopped by the cluster stays down: the REST endpoint in front of it must still close at once.
     await cluster.stopRedis();
     const running = cluster.processes.filter((process) => isAlive(process.pid));
-    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'haproxy', 'instance i3']);
+    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'haproxy', 'instance i4']);
     const tree = processTree(running.map((process) => process.pid));
     // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …).
     expect(tree.length).toBeGreaterThan(running.length);
@@ -829,6 +848,7 @@ describe('stopping the cluster', () => {
     // Every instance ever started has a step (those stopped before end at once); the balancer's comes first.
     expect(logs.map((line) => line.replace(/ \(pid \d+\)$/, ''))).toEqual([
       'stopping haproxy',
+      'stopping instance i5',
       'stopping instance i4',
       'stopping instance i3',
       'stopping instance i2',
