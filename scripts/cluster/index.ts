@@ -196,9 +196,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const [balancerPort, ...ports] = await freePorts(count + 1);
     const url = `http://127.0.0.1:${balancerPort}`;
     const instances = new Instances(supervisor, await instanceEnv(backing, url, dir), restart);
-    const build = await prepareBuild(dir, distDir);
-    // Once every instance has stopped (steps run in reverse).
+    // Copies left by a run that was killed go first; this run's go once every instance has stopped.
+    await rm(buildsFolder(dir), { recursive: true, force: true });
     supervisor.onStop("removing the cluster's copies of the builds", () => rm(buildsFolder(dir), { recursive: true, force: true }));
+    const build = await prepareBuild(dir, distDir);
     log(`starting ${count} instance${count === 1 ? '' : 's'} of the production server (${distDir}/, build ${build.id})…`);
     await Promise.all(ports.map((port) => instances.start(build, port)));
 
