@@ -31,7 +31,10 @@ export class Instances {
     private readonly restart: RestartPolicy,
   ) {}
 
-  /** Starts an instance of `build` on `port`; resolves once its readiness answers `ready`. */
+  /**
+   * Starts an instance of `build` on `port`; resolves once its readiness answers `ready`. One that
+   * does not get there is stopped (not started again) and the start fails.
+   */
   async start(build: Build, port: number): Promise<RunningInstance> {
     const id = `i${++this.started}`;
     const service = this.supervisor.start(`instance ${id}`, process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
@@ -44,14 +47,20 @@ export class Instances {
     });
     const instance = { id, port, service, build };
     this.running.push(instance);
-    await waitFor(
-      `instance ${id} to be ready`,
-      async () => {
-        const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
-        return response.status === 200 && ((await response.json()) as { status: string }).status === 'ready' ? true : undefined;
-      },
-      { timeoutMs: INSTANCE_START_TIMEOUT_MS, service },
-    );
+    try {
+      await waitFor(
+        `instance ${id} to be ready`,
+        async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+          return response.status === 200 && ((await response.json()) as { status: string }).status === 'ready' ? true : undefined;
+        },
+        { timeoutMs: INSTANCE_START_TIMEOUT_MS, service },
+      );
+    } catch (error) {
+      await service.stop();
+      this.running.splice(this.running.indexOf(instance), 1);
+      throw error;
+    }
     this.supervisor.log(`instance ${id} ready on 127.0.0.1:${port} (pid ${service.pid}, build ${build.id})`);
     return instance;
   }
@@ -77,9 +86,6 @@ export class Instances {
       try {
         next = await this.start(build, await freePort());
       } catch (error) {
-        const failed = this.running.at(-1)!;
-        await failed.service.stop();
-        this.running.splice(this.running.indexOf(failed), 1);
         throw new Error(`stopped before instance ${previous.id} was replaced (those not replaced keep serving): ${reason(error)}`);
       }
       supervisor.stopFirst(balancer.service);
