@@ -15,7 +15,7 @@
 // limits and no error, Redis back shared limits again; and an instance stopped under load loses no
 // request. The pieces come first, then the outages, then the instance stop, and stop() last.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -767,6 +767,12 @@ describe('a roll-out under load', () => {
     const asset = await fetch(`${cluster.url}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get(INSTANCE)).toMatch(/^i[45]$/);
+    // A file of the old build only (in the folder named by its BUILD_ID; the copy's is named by its
+    // own), from the new instances: the static files of every build the cluster served stay.
+    expect(existsSync(path.join(TEST_DIST_DIR, 'static', old[0]!.buildId, '_buildManifest.js'))).toBe(true);
+    const oldOnly = await fetch(`${cluster.url}/_next/static/${old[0]!.buildId}/_buildManifest.js`);
+    expect(oldOnly.status).toBe(200);
+    expect(oldOnly.headers.get(INSTANCE)).toMatch(/^i[45]$/);
 
     expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
     // Each instance, old and new, answered some of the load.
