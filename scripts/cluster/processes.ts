@@ -265,6 +265,7 @@ export class Supervisor {
         this.pendingRestarts.delete(timer);
         timer = undefined;
         recovering = false;
+        this.log(`${service.name} stopped by the cluster: not started again`);
       },
     };
   }
