@@ -23,7 +23,10 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Log = con
     },
     limit: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.limit(identifier)),
     peek: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.peek(identifier)),
-    ping: () => primary.ping(),
+    async ping() {
+      await primary.ping();
+      stores.answered();
+    },
   };
 }
 
