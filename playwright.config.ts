@@ -16,13 +16,18 @@ export default defineConfig({
   workers: 4,
   fullyParallel: false,
   forbidOnly: true,
+  // A test that fails runs once more, recording a trace of that second run to diagnose it with
+  // (`npx playwright show-trace test-results/e2e/…/trace.zip`); recording one for every test made the
+  // stage two fifths slower. A test that passes only the second time still fails the run.
+  retries: 1,
+  failOnFlakyTests: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: 'test-results/e2e',
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     browserName: 'chromium',
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium-headless-shell',

@@ -36,7 +36,8 @@ export default defineConfig({
         resolve: { alias },
         // The whole service as `npm run demo:cluster` runs it (PostgreSQL primary and replica, Redis,
         // HAProxy, app instances): its own databases and ports, so no global setup; starting it takes
-        // a while on a busy machine. One file, one cluster for all its tests.
+        // a while on a busy machine. One cluster shared by the tests of cluster.test.ts; cli.test.ts
+        // drives the orchestrator's process by signals, with a small cluster of its own.
         test: {
           name: 'cluster',
           include: ['tests/cluster/**/*.test.ts'],

@@ -207,7 +207,7 @@ const PREPARED_STATEMENTS_MAX = 128;
  * database conventions): the pool, the statement's name and its text, never its values. Traced here
  * rather than by @opentelemetry/instrumentation-pg, which patches pg through a hook on every require()
  * of the process: with tracing on, that hook alone cost /me about a sixth of its throughput
- * (docs/performance/round-15-telemetry.md). Without tracing the span is the API's no-op one.
+ * (docs/performance/round-16-telemetry.md). Without tracing the span is the API's no-op one.
  */
 async function runStatement<Row extends pg.QueryResultRow>(pool: pg.Pool, poolName: string, statement: { name: string | undefined; text: string; values: unknown[] }): Promise<Row[]> {
   const { name, text } = statement;

@@ -25,12 +25,17 @@ export function fallbackSwitch<Store extends { name: string }>(
   wording: FallbackWording,
   log: Log,
   now: () => number,
-): { readonly name: string; run<T>(operation: (store: Store) => Promise<T>): Promise<T> } {
+): { readonly name: string; run<T>(operation: (store: Store) => Promise<T>): Promise<T>; answered(): void } {
   let down = false;
   let retryAt = 0;
   // The store's name in the metric: the log prefix without brackets and colons (`ratelimit`, `sign-in throttle address`).
   const fallbackActive = metrics().redisFallback.labels({ store: wording.prefix.replace(/[[\]:]/g, '').trim() });
   fallbackActive.set(0);
+  const backUp = () => {
+    if (down) log(`${wording.prefix} ${primary.name} reachable again; ${wording.counted} are counted there again.`);
+    down = false;
+    fallbackActive.set(0);
+  };
   return {
     get name() {
       return down ? `${fallback.name} (${primary.name} unreachable)` : primary.name;
@@ -39,9 +44,7 @@ export function fallbackSwitch<Store extends { name: string }>(
       if (down && now() < retryAt) return operation(fallback);
       try {
         const result = await operation(primary);
-        if (down) log(`${wording.prefix} ${primary.name} reachable again; ${wording.counted} are counted there again.`);
-        down = false;
-        fallbackActive.set(0);
+        backUp();
         return result;
       } catch (error) {
         // The first line only: Upstash's messages go on to quote the whole command.
@@ -53,5 +56,10 @@ export function fallbackSwitch<Store extends { name: string }>(
         return operation(fallback);
       }
     },
+    /**
+     * The primary answered a check (readiness, which the balancer asks every few seconds): it counts
+     * again from the next operation, without waiting for the retry time, nor for traffic.
+     */
+    answered: backUp,
   };
 }

@@ -25,7 +25,10 @@ export function withFallback(primary: Limiter, fallback: Limiter, log: Log = (me
     },
     limit: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.limit(identifier)),
     peek: (identifier: string): Promise<RateLimitDecision> => stores.run((limiter) => limiter.peek(identifier)),
-    ping: () => primary.ping(),
+    async ping() {
+      await primary.ping();
+      stores.answered();
+    },
   };
 }
 

@@ -5,28 +5,31 @@
 // startCluster; the cluster's integration test (tests/cluster/) runs the same code.
 //
 // Started in this order, stopped in the reverse one: primary (migrated, demo data seeded once),
-// replica, Redis, the REST endpoint, PgBouncer, the instances, HAProxy, Prometheus.
+// replica, Redis, the REST endpoint, PgBouncer, the instances, HAProxy, Prometheus. Every piece but the primary is
+// started again when it crashes (./restart.ts); a roll-out replaces the instances by instances of a new
+// build (./instances.ts).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Scale } from '../../prisma/seed';
 import { prepareDemoDatabase } from '../demo-data';
-import { startHaproxy } from './haproxy';
+import { buildsFolder, prepareBuild, serverActionsKey } from './builds';
+import { startHaproxy, type Balancer } from './haproxy';
 import { storeSessionSettings } from '../db-settings';
+import { Instances } from './instances';
 import { startPgBouncer } from './pgbouncer';
-import { startPrometheus } from './prometheus';
-import { caughtUp, pauseReplay, restartReplica, startPrimary, startReplica } from './postgres';
+import { startPrometheus, type PrometheusServer } from './prometheus';
+import { caughtUp, pauseReplay, restartReplica, startPrimary, startReplica, type Primary, type PostgresServer } from './postgres';
 import { freePorts, requireProgram, Supervisor, waitFor } from './processes';
-import { restartRedis, startRedis } from './redis';
-import { startUpstashRest } from './upstash-rest';
+import { restartRedis, startRedis, type RedisServer } from './redis';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart';
+import { startUpstashRest, type UpstashRest } from './upstash-rest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SERVER_SCRIPT = path.join(ROOT, 'scripts/server.mjs');
 export const CLUSTER_DIR = path.join(ROOT, '.data', 'cluster');
 /** Each instance is a Next.js server of about 140 MB. */
 export const MAX_INSTANCES = 16;
-const INSTANCE_START_TIMEOUT_MS = 120_000;
 
 export interface ClusterOptions {
   /** How many app instances (default 2). */
@@ -46,6 +49,8 @@ export interface ClusterOptions {
   log?: (line: string) => void;
   /** Aborting it during the start stops what was started at once; startCluster then throws. */
   signal?: AbortSignal;
+  /** When a crashed piece is started again, and when it is given up on (default DEFAULT_RESTART_POLICY). */
+  restart?: RestartPolicy;
 }
 
 export interface ClusterInstance {
@@ -53,12 +58,15 @@ export interface ClusterInstance {
   url: string;
   pid: number;
   logFile: string;
+  /** The build it serves: its deployment id, else its BUILD_ID (see ./builds.ts). */
+  buildId: string;
 }
 
 export interface Cluster {
   /** The balancer's URL, which is also the instances' APP_URL. */
   url: string;
-  instances: ClusterInstance[];
+  /** The instances serving now (others after a roll-out). */
+  readonly instances: ClusterInstance[];
   primaryUrl: string;
   replicaUrl: string;
   /** PgBouncer's URL (the instances' DATABASE_URL) when the cluster has one. */
@@ -90,6 +98,11 @@ export interface Cluster {
   replicaCaughtUp(): Promise<void>;
   /** Sends one instance SIGTERM, as a rolling restart does; resolves with its exit status once it has exited. */
   stopInstance(id: string): Promise<string | null>;
+  /**
+   * Replaces every instance, one at a time, by one serving the build in `distDir` (default: the
+   * cluster's distDir, where `next build` wrote the new one); resolves once the last is replaced.
+   */
+  rollOut(distDir?: string): Promise<void>;
 }
 
 export class ClusterError extends Error {}
@@ -111,17 +124,73 @@ function checkPrerequisites(pooler: boolean, prometheus: boolean, distDir: strin
   }
 }
 
+/** The pieces the instances depend on, started before them. */
+interface Backing {
+  primary: Primary;
+  replica: PostgresServer;
+  redis: RedisServer;
+  upstash: UpstashRest;
+  poolerUrl: string | null;
+}
+
+async function startBacking(supervisor: Supervisor, options: ClusterOptions, programs: ReturnType<typeof checkPrerequisites>, restart: RestartPolicy): Promise<Backing> {
+  const { log } = supervisor;
+  if (options.fresh) {
+    log('fresh start: removing the primary kept from earlier runs');
+    await rm(path.join(supervisor.dir, 'primary'), { recursive: true, force: true });
+  }
+  const primary = await startPrimary(supervisor, (url) => prepareDemoDatabase(url, log, options.scale));
+  const replica = await startReplica(supervisor, primary, restart);
+
+  const redis = await startRedis(supervisor, programs.redis, restart);
+  const upstash = await startUpstashRest({ redisUrl: redis.url });
+  supervisor.onStop('closing the Upstash REST endpoint', () => upstash.close());
+  log(`Upstash REST endpoint on ${upstash.url}, in front of that Redis`);
+
+  const poolerUrl = programs.pgbouncer ? (await startPgBouncer(supervisor, programs.pgbouncer, primary.url, restart)).url : null;
+  // PgBouncer does not pass the session settings on at connection start: they are stored on the server.
+  if (poolerUrl) await storeSessionSettings(primary.url);
+  return { primary, replica, redis, upstash, poolerUrl };
+}
+
+/** What every instance gets: the same settings, so that any of them can answer any request. */
+async function instanceEnv(backing: Backing, url: string, dir: string): Promise<NodeJS.ProcessEnv> {
+  const { primary, replica, upstash, poolerUrl } = backing;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    APP_URL: url,
+    // The balancer sets X-Forwarded-For (and drops a caller's own).
+    TRUST_PROXY: '1',
+    // One secret for all: an OAuth interaction begun on one instance is finished on another.
+    OAUTH_COOKIE_SECRET: randomBytes(32).toString('base64url'),
+    // One key for all, and for every build: a form rendered by one instance posts to any other (./builds.ts).
+    NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: await serverActionsKey(dir),
+    UPSTASH_REDIS_REST_URL: upstash.url,
+    UPSTASH_REDIS_REST_TOKEN: upstash.token,
+    DATABASE_URL: poolerUrl ?? primary.url,
+    DATABASE_REPLICA_URL: replica.url,
+    // PgBouncer 1.18 in transaction mode cannot keep a connection's prepared statements, nor pass
+    // the session settings on (they are on the server, above).
+    ...(poolerUrl ? { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_SESSION_SETTINGS: 'server' } : {}),
+  };
+  // Each instance's own (its port, its build's folder and deployment id) are set per instance.
+  for (const own of ['PORT', 'NEXT_DIST_DIR', 'NEXT_DEPLOYMENT_ID']) delete env[own];
+  return env;
+}
+
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const startedAt = Date.now();
   const count = options.instances ?? 2;
   if (!Number.isInteger(count) || count < 1 || count > MAX_INSTANCES) {
     throw new ClusterError(`The number of instances must be a whole number from 1 to ${MAX_INSTANCES}, not ${count}.`);
   }
-  const pooler = options.pooler ?? false;
   const distDir = options.distDir ?? process.env.NEXT_DIST_DIR ?? '.next';
   const dir = path.resolve(options.dir ?? CLUSTER_DIR);
   const log = options.log ?? ((line: string) => console.log(`[cluster] ${line}`));
-  const programs = checkPrerequisites(pooler, options.prometheus ?? true, distDir);
+  const restart = options.restart ?? DEFAULT_RESTART_POLICY;
+  const programs = checkPrerequisites(options.pooler ?? false, options.prometheus ?? true, distDir);
 
   const supervisor = new Supervisor(dir, log);
   // Aborting stops what has started so far; the step under way then fails (its process is gone, or
@@ -129,115 +198,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   options.signal?.addEventListener('abort', () => void supervisor.stopAll(), { once: true });
   try {
     await supervisor.prepare();
-    if (options.fresh) {
-      log('fresh start: removing the primary kept from earlier runs');
-      await rm(path.join(dir, 'primary'), { recursive: true, force: true });
-    }
-    const primary = await startPrimary(supervisor, (url) => prepareDemoDatabase(url, log, options.scale));
-    const replica = await startReplica(supervisor, primary);
-
-    const redis = await startRedis(supervisor, programs.redis);
-    const upstash = await startUpstashRest({ redisUrl: redis.url });
-    supervisor.onStop('closing the Upstash REST endpoint', () => upstash.close());
-    log(`Upstash REST endpoint on ${upstash.url}, in front of that Redis`);
-
-    const poolerUrl = programs.pgbouncer ? (await startPgBouncer(supervisor, programs.pgbouncer, primary.url)).url : null;
-    // PgBouncer does not pass the session settings on at connection start: they are stored on the server.
-    if (poolerUrl) await storeSessionSettings(primary.url);
-
-    const [balancerPort, prometheusPort, ...ports] = await freePorts(2 * count + 2);
-    const metricsPorts = ports.splice(count);
+    const backing = await startBacking(supervisor, options, programs, restart);
+    const [balancerPort, prometheusPort, ...ports] = await freePorts(count + 2);
     const url = `http://127.0.0.1:${balancerPort}`;
-    const shared: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_DIST_DIR: distDir,
-      NEXT_TELEMETRY_DISABLED: '1',
-      APP_URL: url,
-      // The balancer sets X-Forwarded-For (and drops a caller's own).
-      TRUST_PROXY: '1',
-      // One secret for all: an OAuth interaction begun on one instance is finished on another.
-      OAUTH_COOKIE_SECRET: randomBytes(32).toString('base64url'),
-      UPSTASH_REDIS_REST_URL: upstash.url,
-      UPSTASH_REDIS_REST_TOKEN: upstash.token,
-      DATABASE_URL: poolerUrl ?? primary.url,
-      DATABASE_REPLICA_URL: replica.url,
-      // PgBouncer 1.18 in transaction mode cannot keep a connection's prepared statements, nor pass
-      // the session settings on (they are on the server, above).
-      ...(poolerUrl ? { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_SESSION_SETTINGS: 'server' } : {}),
-    };
-    delete shared.PORT;
-    const instances = ports.map((port, index) => {
-      const id = `i${index + 1}`;
-      const service = supervisor.start(`instance ${id}`, process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
-        cwd: ROOT,
-        env: { ...shared, INSTANCE_ID: id, METRICS_PORT: String(metricsPorts[index]) },
-        // The server lets requests in flight finish for up to 5 s after SIGTERM.
-        stopSignal: 'SIGTERM',
-        graceMs: 10_000,
-      });
-      return { id, port, service };
-    });
-    log(`starting ${count} instance${count === 1 ? '' : 's'} of the production server (${distDir}/)…`);
-    await Promise.all(
-      instances.map(async ({ id, port, service }) => {
-        await waitFor(
-          `instance ${id} to be ready`,
-          async () => {
-            const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
-            return response.status === 200 && ((await response.json()) as { status: string }).status === 'ready' ? true : undefined;
-          },
-          { timeoutMs: INSTANCE_START_TIMEOUT_MS, service },
-        );
-        log(`instance ${id} ready on 127.0.0.1:${port} (pid ${service.pid})`);
-      }),
-    );
+    const instances = new Instances(supervisor, await instanceEnv(backing, url, dir), restart);
+    // Copies left by a run that was killed go first; this run's go once every instance has stopped.
+    await rm(buildsFolder(dir), { recursive: true, force: true });
+    supervisor.onStop("removing the cluster's copies of the builds", () => rm(buildsFolder(dir), { recursive: true, force: true }));
+    const build = await prepareBuild(dir, distDir);
+    log(`starting ${count} instance${count === 1 ? '' : 's'} of the production server (${distDir}/, build ${build.id})…`);
+    await Promise.all(ports.map((port) => instances.start(build, port)));
 
-    const haproxy = await startHaproxy(supervisor, programs.haproxy, balancerPort!, instances);
-    const answered = new Set<string>();
-    await waitFor(
-      'every instance to answer through the balancer',
-      async () => {
-        const response = await fetch(`${url}/api/health`);
-        if (response.ok) answered.add(((await response.json()) as { instance: string }).instance);
-        return answered.size === count ? true : undefined;
-      },
-      { timeoutMs: 30_000, service: haproxy },
-    );
-    const prometheus = programs.prometheus
-      ? await startPrometheus(supervisor, programs.prometheus, prometheusPort!, instances.map(({ id }, index) => ({ id, metricsPort: metricsPorts[index]! })))
-      : null;
+    const balancer = await startHaproxy(supervisor, programs.haproxy, balancerPort!, instances.running, restart);
+    await everyInstanceAnswers(url, count, balancer);
+    const prometheus = programs.prometheus ? await startPrometheus(supervisor, programs.prometheus, prometheusPort!, instances.running) : null;
     const startupSeconds = (Date.now() - startedAt) / 1000;
     log(`cluster ready in ${startupSeconds.toFixed(1)} s`);
-
-    return {
-      url,
-      instances: instances.map(({ id, port, service }) => ({ id, url: `http://127.0.0.1:${port}`, pid: service.pid, logFile: service.logFile })),
-      primaryUrl: primary.url,
-      replicaUrl: replica.url,
-      poolerUrl,
-      redisUrl: redis.url,
-      upstash: { url: upstash.url, token: upstash.token },
-      prometheusUrl: prometheus?.url ?? null,
-      get processes() {
-        return supervisor.services.map(({ name, pid }) => ({ name, pid }));
-      },
-      logDir: supervisor.logDir,
-      startupSeconds,
-      stop: () => supervisor.stopAll(),
-      stopRedis: () => redis.service.stop(),
-      startRedis: () => restartRedis(redis),
-      stopReplica: () => replica.service.stop(),
-      startReplica: () => restartReplica(replica, primary),
-      pauseReplicaReplay: (paused) => pauseReplay(replica, paused),
-      replicaCaughtUp: () => caughtUp(replica, primary),
-      async stopInstance(id) {
-        const instance = instances.find((candidate) => candidate.id === id);
-        if (!instance) throw new ClusterError(`No instance ${id}.`);
-        await instance.service.stop();
-        return instance.service.exitStatus();
-      },
-    };
+    return clusterHandle({ supervisor, backing, instances, balancer, prometheus, url, dir, distDir, startupSeconds });
   } catch (error) {
     if (options.signal?.aborted) {
       await supervisor.stopAll();
@@ -247,4 +224,67 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await supervisor.stopAll();
     throw error;
   }
+}
+
+async function everyInstanceAnswers(url: string, count: number, balancer: Balancer): Promise<void> {
+  const answered = new Set<string>();
+  await waitFor(
+    'every instance to answer through the balancer',
+    async () => {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) answered.add(((await response.json()) as { instance: string }).instance);
+      return answered.size === count ? true : undefined;
+    },
+    { timeoutMs: 30_000, service: balancer.service },
+  );
+}
+
+function clusterHandle(parts: {
+  supervisor: Supervisor;
+  backing: Backing;
+  instances: Instances;
+  balancer: Balancer;
+  prometheus: PrometheusServer | null;
+  url: string;
+  dir: string;
+  distDir: string;
+  startupSeconds: number;
+}): Cluster {
+  const { supervisor, backing, instances, balancer, prometheus, url, dir, distDir, startupSeconds } = parts;
+  const { primary, replica, redis, upstash, poolerUrl } = backing;
+  return {
+    url,
+    get instances() {
+      return instances.running.map(({ id, port, service, build }) => ({ id, url: `http://127.0.0.1:${port}`, pid: service.pid, logFile: service.logFile, buildId: build.id }));
+    },
+    primaryUrl: primary.url,
+    replicaUrl: replica.url,
+    poolerUrl,
+    redisUrl: redis.url,
+    upstash: { url: upstash.url, token: upstash.token },
+    prometheusUrl: prometheus?.url ?? null,
+    get processes() {
+      return supervisor.services.map(({ name, pid }) => ({ name, pid }));
+    },
+    logDir: supervisor.logDir,
+    startupSeconds,
+    stop: () => supervisor.stopAll(),
+    stopRedis: () => redis.service.stop(),
+    startRedis: () => restartRedis(redis),
+    stopReplica: () => replica.service.stop(),
+    startReplica: () => restartReplica(replica, primary),
+    pauseReplicaReplay: (paused) => pauseReplay(replica, paused),
+    replicaCaughtUp: () => caughtUp(replica, primary),
+    async stopInstance(id) {
+      const instance = instances.running.find((candidate) => candidate.id === id);
+      if (!instance) throw new ClusterError(`No instance ${id}.`);
+      await instance.service.stop();
+      return instance.service.exitStatus();
+    },
+    async rollOut(from = distDir) {
+      if (!existsSync(path.join(ROOT, from, 'BUILD_ID'))) throw new ClusterError(`No production build in ${from}/ to roll out.`);
+      // Prometheus scrapes the new instances once the roll-out is over (or stopped part way).
+      await instances.rollOut(await prepareBuild(dir, from), balancer).finally(() => prometheus?.scrape(instances.running));
+    },
+  };
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { postgresOsUser } from '../postgres-binaries';
 import { freePort, waitFor, type Service, type Supervisor } from './processes';
+import type { RestartPolicy } from './restart';
 
 export interface Pooler {
   service: Service;
@@ -21,7 +22,7 @@ export interface Pooler {
  * password; a URL without a password is a server with trust authentication (the tests' PostgreSQL),
  * and PgBouncer then trusts its clients too.
  */
-export async function startPgBouncer(supervisor: Supervisor, program: string, databaseUrl: string): Promise<Pooler> {
+export async function startPgBouncer(supervisor: Supervisor, program: string, databaseUrl: string, restart?: RestartPolicy): Promise<Pooler> {
   const folder = path.join(supervisor.dir, 'pgbouncer');
   await mkdir(folder, { recursive: true });
   const port = await freePort();
@@ -62,7 +63,7 @@ log_disconnections = 0
   const user = postgresOsUser();
   if (user) for (const file of [folder, userList, config]) await chown(file, user.uid, user.gid);
   // SIGINT: PgBouncer's safe shutdown, once the transactions in flight are done.
-  const service = supervisor.start('pgbouncer', program, [config], { user, stopSignal: 'SIGINT', graceMs: 10_000 });
+  const service = supervisor.start('pgbouncer', program, [config], { user, stopSignal: 'SIGINT', graceMs: 10_000, restart });
   const pooled = new URL(databaseUrl);
   pooled.port = String(port);
   const url = pooled.href;

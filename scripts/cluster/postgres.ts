@@ -18,7 +18,8 @@ import { appendFile, chown, copyFile, mkdir, readdir, readFile, rm, writeFile } 
 import path from 'node:path';
 import pg from 'pg';
 import { canReach, postgresBinaries, postgresOsUser, type OsUser } from '../postgres-binaries';
-import { freePort, waitFor, type Service, type Supervisor } from './processes';
+import { freePort, reason, waitFor, type Service, type ServiceOptions, type Supervisor } from './processes';
+import type { RestartPolicy } from './restart';
 
 const DATABASE = 'metrics';
 const SUPERUSER = 'postgres';
@@ -67,9 +68,17 @@ host    replication  ${REPLICATION_ROLE}          127.0.0.1/32   scram-sha-256
 `;
 
 /** PostgreSQL's fast shutdown (SIGINT) ends the sessions and writes the data out cleanly. */
-export async function startServer(supervisor: Supervisor, name: string, dataDir: string, port: number, flags: string[], user: OsUser): Promise<Service> {
+export async function startServer(
+  supervisor: Supervisor,
+  name: string,
+  dataDir: string,
+  port: number,
+  flags: string[],
+  user: OsUser,
+  restart?: Pick<ServiceOptions, 'restart' | 'recover'>,
+): Promise<Service> {
   const { postgres } = await postgresBinaries();
-  return supervisor.start(name, postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS, ...flags], { user, stopSignal: 'SIGINT', graceMs: 60_000 });
+  return supervisor.start(name, postgres, ['-D', dataDir, '-p', String(port), ...SERVER_FLAGS, ...flags], { user, stopSignal: 'SIGINT', graceMs: 60_000, ...restart });
 }
 
 export async function waitForConnections(url: string, service: Service, what: string): Promise<void> {
@@ -216,25 +225,20 @@ async function dropReplicationSlot(client: pg.Client): Promise<void> {
 }
 
 /**
- * Makes `<dir>/replica` afresh from a base backup of the running primary and starts it as a hot
- * standby streaming from it. Resolves once the primary reports it streaming.
+ * Makes `dataDir` afresh as a standby of the running primary: a base backup taken through a new
+ * replication slot, then standby.signal and the primary's address.
  */
-export async function startReplica(supervisor: Supervisor, primary: Primary): Promise<PostgresServer> {
-  const { dir, log } = supervisor;
-  const dataDir = path.join(dir, 'replica');
+async function makeReplicaData(primary: Primary, dataDir: string, log: (line: string) => void): Promise<void> {
   const user = postgresOsUser();
   await rm(dataDir, { recursive: true, force: true });
-
   const startedAt = Date.now();
   await withClient(primary.adminUrl, async (client) => {
-    // A slot left by a run that was killed would keep WAL for a replica that no longer exists.
+    // A slot left by a run that was killed, or by the replica this one replaces, would keep WAL for a
+    // replica that no longer exists.
     await dropReplicationSlot(client);
     // Reserved now, before the backup starts: the primary keeps every WAL segment from here on until
     // the replica has streamed it, so none of what the backup needs can be recycled meanwhile.
     await client.query('SELECT pg_create_physical_replication_slot($1, true)', [REPLICATION_SLOT]);
-    // Dropped once the replica has stopped (steps run in reverse): left behind, it would keep WAL on
-    // the primary for a replica that no longer exists.
-    supervisor.onStop('dropping the replication slot', () => withClient(primary.adminUrl, dropReplicationSlot));
     // fast: an immediate checkpoint rather than a spread one. The backup lasts as long as this
     // session: closing it early would abort the backup.
     await client.query(`SELECT pg_backup_start('cluster replica', true)`);
@@ -255,13 +259,46 @@ export async function startReplica(supervisor: Supervisor, primary: Primary): Pr
   await own(path.join(dataDir, 'standby.signal'), user);
   const conninfo = `host=127.0.0.1 port=${primary.port} user=${REPLICATION_ROLE} password=${primary.secrets.replicationPassword} application_name=${REPLICA_NAME}`;
   await appendFile(path.join(dataDir, 'postgresql.auto.conf'), `primary_conninfo = '${conninfo}'\nprimary_slot_name = '${REPLICATION_SLOT}'\n`);
+}
 
+/**
+ * Makes `<dir>/replica` afresh from a base backup of the running primary and starts it as a hot
+ * standby streaming from it. Resolves once the primary reports it streaming. With `restart`, a replica
+ * that exits is started again from its folder, and made again from a new base backup when it cannot
+ * resume from there (see resumeOrRemake).
+ */
+export async function startReplica(supervisor: Supervisor, primary: Primary, restart?: RestartPolicy): Promise<PostgresServer> {
+  const { dir, log } = supervisor;
+  const dataDir = path.join(dir, 'replica');
+  // Dropped once the replica has stopped (steps run in reverse): left behind, it would keep WAL on
+  // the primary for a replica that no longer exists.
+  supervisor.onStop('dropping the replication slot', () => withClient(primary.adminUrl, dropReplicationSlot));
+  await makeReplicaData(primary, dataDir, log);
   const port = await freePort();
-  const service = await startServer(supervisor, 'postgres replica', dataDir, port, ['-c', 'hot_standby=on'], user);
-  const replica = { service, port, url: urlOf(primary.secrets.superuserPassword, port, DATABASE), dataDir };
+  // `replica` exists by the time the server first exits, the only time recover is called.
+  const recover = () => resumeOrRemake(replica, primary, log);
+  const service = await startServer(supervisor, 'postgres replica', dataDir, port, ['-c', 'hot_standby=on'], postgresOsUser(), restart && { restart, recover });
+  const replica: PostgresServer = { service, port, url: urlOf(primary.secrets.superuserPassword, port, DATABASE), dataDir };
   await streaming(replica, primary);
   log(`PostgreSQL replica listening on 127.0.0.1:${port} (pid ${service.pid}), streaming from the primary`);
   return replica;
+}
+
+/**
+ * Brings a replica that exited back: from its folder when it can resume streaming there (the slot kept
+ * the WAL it missed); otherwise (its folder damaged, or it no longer follows the primary) from a new
+ * base backup, on the same port.
+ */
+async function resumeOrRemake(replica: PostgresServer, primary: Primary, log: (line: string) => void): Promise<void> {
+  try {
+    await restartReplica(replica, primary);
+    return;
+  } catch (error) {
+    log(`the replica cannot resume (${reason(error)}): making it again from a new base backup`);
+  }
+  await replica.service.stop();
+  await makeReplicaData(primary, replica.dataDir, log);
+  await restartReplica(replica, primary);
 }
 
 /** Waits until the replica accepts read-only connections and the primary reports it streaming. */

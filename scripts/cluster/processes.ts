@@ -8,6 +8,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { exitCounter, type RestartPolicy } from './restart';
 
 export interface Service {
   name: string;
@@ -32,6 +33,16 @@ export interface ServiceOptions {
   user?: { uid: number; gid: number };
   stopSignal: NodeJS.Signals;
   graceMs: number;
+  /**
+   * Started again when it exits without being asked to (see ./restart.ts); without one, such an exit
+   * is only reported.
+   */
+  restart?: RestartPolicy;
+  /**
+   * How it is brought back (default: started again as it was). Resolves once it is back; a failure
+   * counts as one more exit. Exits of the process meanwhile are this function's to notice.
+   */
+  recover?: (service: Service) => Promise<void>;
 }
 
 /** What processes.json keeps of a started process, so that a later run can stop it if this one was killed. */
@@ -72,6 +83,16 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
+/** A shutdown step that is not a process's own stop is given this long before the shutdown goes on. */
+const STEP_TIMEOUT_MS = 10_000;
+/** A process's stop step: its grace time, then this much for the SIGKILL to take effect. */
+const KILL_TIMEOUT_MS = 5_000;
+
+/** An error's message for a log line: its first line, without the end of a log that waitFor adds. */
+export function reason(error: unknown): string {
+  return (error as Error).message.split('\n')[0]!.replace(/\.? The end of \S+:$/, '');
+}
+
 /** The last lines of a log, for an error message. */
 export function logTail(logFile: string, lines = 15): string {
   if (!existsSync(logFile)) return '';
@@ -85,13 +106,26 @@ export function logTail(logFile: string, lines = 15): string {
 export class Supervisor {
   readonly logDir: string;
   readonly services: Service[] = [];
-  private readonly steps: { name: string | (() => string); run: () => Promise<void> }[] = [];
+  private readonly steps: { name: string | (() => string); run: () => Promise<void>; timeoutMs: number; service?: Service }[] = [];
   private readonly recordsFile: string;
   private readonly records: StartedProcess[] = [];
   private stopping: Promise<void> | undefined;
-  /** The last resort when the orchestrator exits without stopping (an uncaught error): nothing is left running. */
+  /** Restarts waiting for their time (see exitHandler): the shutdown cancels them. */
+  private readonly pendingRestarts = new Set<NodeJS.Timeout>();
+  /**
+   * The last resort when the orchestrator exits without having stopped everything (an uncaught error,
+   * or a second Ctrl-C that cuts the shutdown short): nothing is left running. Each process leads a
+   * group of its own (detached): the group goes, PostgreSQL's server processes included.
+   */
   private readonly killAll = () => {
-    for (const service of this.services) if (service.exitStatus() === null && isAlive(service.pid)) process.kill(service.pid, 'SIGKILL');
+    for (const service of this.services) {
+      if (service.exitStatus() !== null || !isAlive(service.pid)) continue;
+      try {
+        process.kill(-service.pid, 'SIGKILL');
+      } catch {
+        process.kill(service.pid, 'SIGKILL');
+      }
+    }
   };
 
   constructor(
@@ -138,7 +172,7 @@ export class Supervisor {
       exited = new Promise<void>((resolve) => {
         started.once('exit', (code, signal) => {
           status = signal ?? String(code);
-          if (!this.stopping && !stopAsked) this.log(`${name} exited unexpectedly (${status}); see ${logFile}`);
+          if (!this.stopping && !stopAsked) afterExit.exited(status);
           resolve();
         });
         // A command that cannot be started (not found, not executable) fails here, with no exit event.
@@ -161,6 +195,7 @@ export class Supervisor {
       logFile,
       exitStatus: () => status,
       async stop() {
+        afterExit.cancel();
         if (status !== null) return;
         stopAsked = true;
         child.kill(options.stopSignal);
@@ -177,29 +212,100 @@ export class Supervisor {
         spawnChild('a');
       },
     };
+    // Made once the service exists; the process cannot have exited before this synchronous code ends.
+    const afterExit = this.exitHandler(service, options);
     this.services.push(service);
-    this.onStop(() => `stopping ${name} (pid ${service.pid})`, () => service.stop());
+    this.steps.push({ name: () => `stopping ${name} (pid ${service.pid})`, run: () => service.stop(), timeoutMs: options.graceMs + KILL_TIMEOUT_MS, service });
     return service;
+  }
+
+  /**
+   * What follows an exit the supervisor did not ask for: a report, and with a restart policy the
+   * process brought back after the policy's wait, or left down once it has exited too often. An exit
+   * 0 is a clean stop that someone else asked for (an instance's drain after a SIGTERM sent by hand),
+   * not a crash, and is reported as such.
+   */
+  private exitHandler(service: Service, { restart: policy, recover = async (stopped: Service) => stopped.restart() }: ServiceOptions) {
+    const exits = policy && exitCounter(policy);
+    let timer: NodeJS.Timeout | undefined;
+    /** Between an exit and the end of the recovery: further exits are the recovery's to notice. */
+    let recovering = false;
+    const schedule = (what: string) => {
+      const delayMs = exits!.next();
+      if (delayMs === null) {
+        this.log(`${what}: ${exits!.recent} exits within ${policy!.windowMs / 1000} s, so it is not started again; see ${service.logFile}`);
+        return;
+      }
+      this.log(`${what}; starting it again in ${delayMs / 1000} s`);
+      recovering = true;
+      timer = setTimeout(async () => {
+        this.pendingRestarts.delete(timer!);
+        timer = undefined;
+        try {
+          await recover(service);
+          this.log(`${service.name} started again (pid ${service.pid})`);
+          recovering = false;
+        } catch (error) {
+          recovering = false;
+          if (!this.stopping) schedule(`${service.name} did not come back (${reason(error)})`);
+        }
+      }, delayMs);
+      this.pendingRestarts.add(timer);
+    };
+    return {
+      exited: (status: string) => {
+        const what = status === '0' ? `${service.name} stopped cleanly (exit 0) without the cluster asking` : `${service.name} exited unexpectedly (${status})`;
+        if (!exits) this.log(`${what}; see ${service.logFile}`);
+        else if (!recovering) schedule(what);
+      },
+      /** A stop asked for while a restart waits for its time: the restart does not happen. */
+      cancel: () => {
+        if (!timer) return;
+        clearTimeout(timer);
+        this.pendingRestarts.delete(timer);
+        timer = undefined;
+        recovering = false;
+        this.log(`${service.name} stopped by the cluster: not started again`);
+      },
+    };
   }
 
   /**
    * Registers a step of the shutdown; steps run in the reverse order of their registration. `name` is
    * logged when the step runs (a function: what it says then, e.g. a restarted process's new id).
    */
-  onStop(name: string | (() => string), run: () => Promise<void>): void {
-    this.steps.push({ name, run });
+  onStop(name: string | (() => string), run: () => Promise<void>, timeoutMs = STEP_TIMEOUT_MS): void {
+    this.steps.push({ name, run, timeoutMs });
   }
 
-  /** Runs every shutdown step once, in order; a step that fails is reported and the others still run. */
+  /**
+   * Makes `service`'s stop the first step of the shutdown, as if it had been started last: the
+   * balancer, once instances have been started after it (a roll-out), so that it stops sending
+   * requests before they stop.
+   */
+  stopFirst(service: Service): void {
+    const index = this.steps.findIndex((step) => step.service === service);
+    this.steps.push(...this.steps.splice(index, 1));
+  }
+
+  /**
+   * Runs every shutdown step once, in order; a step that fails, or does not end within its time, is
+   * reported and the others still run: a stop always ends.
+   */
   stopAll(): Promise<void> {
     this.stopping ??= (async () => {
+      for (const timer of this.pendingRestarts) clearTimeout(timer);
       for (let step = this.steps.pop(); step; step = this.steps.pop()) {
         const name = typeof step.name === 'string' ? step.name : step.name();
         this.log(name);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), step.timeoutMs)));
         try {
-          await step.run();
+          if ((await Promise.race([step.run(), late])) === 'late') this.log(`${name}: not done after ${step.timeoutMs / 1000} s, going on`);
         } catch (error) {
           this.log(`${name} failed: ${(error as Error).message}`);
+        } finally {
+          clearTimeout(timer);
         }
       }
       rmSync(this.recordsFile, { force: true });

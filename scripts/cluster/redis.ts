@@ -5,13 +5,14 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { freePort, waitFor, type Service, type Supervisor } from './processes';
+import type { RestartPolicy } from './restart';
 
 export interface RedisServer {
   service: Service;
   url: string;
 }
 
-export async function startRedis(supervisor: Supervisor, program: string): Promise<RedisServer> {
+export async function startRedis(supervisor: Supervisor, program: string, restart?: RestartPolicy): Promise<RedisServer> {
   const dataDir = path.join(supervisor.dir, 'redis');
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
@@ -19,7 +20,7 @@ export async function startRedis(supervisor: Supervisor, program: string): Promi
     'redis',
     program,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir, '--daemonize', 'no'],
-    { stopSignal: 'SIGTERM', graceMs: 10_000 },
+    { stopSignal: 'SIGTERM', graceMs: 10_000, restart },
   );
   const redis = { service, url: `redis://127.0.0.1:${port}` };
   await answering(redis);

@@ -1,5 +1,5 @@
 // npm run bench:telemetry [-- --no-build] [-- --requests 8000] [-- --rounds 4] [-- --protocol http/protobuf|http/json] [-- --both-off]
-// What telemetry costs a request (docs/performance/round-15-telemetry.md): two production servers on the
+// What telemetry costs a request (docs/performance/round-16-telemetry.md): two production servers on the
 // same build and database, one with telemetry on (OTEL_EXPORTER_OTLP_ENDPOINT set, every request
 // traced and its spans exported over OTLP/HTTP (protobuf, the SDK's default, or JSON) to a sink in this process; METRICS_PORT set and
 // scraped every 2 s, as the cluster's Prometheus does) and one with both unset, loaded in alternating

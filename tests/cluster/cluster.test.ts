@@ -15,7 +15,7 @@
 // limits and no error, Redis back shared limits again; and an instance stopped under load loses no
 // request. The pieces come first, then the outages, then the instance stop, and stop() last.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -24,6 +24,7 @@ import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SCOPES } from '@/lib/contract/scopes';
 import { SIGN_IN_RULES } from '@/lib/session/throttle';
 import { RETRY_PRIMARY_AFTER_MS } from '@/lib/ratelimit/fallback';
+import { csrfTokenFor } from '@/lib/session/tokens';
 import { startCluster, type Cluster, type ClusterInstance } from '../../scripts/cluster';
 import { startPgBouncer } from '../../scripts/cluster/pgbouncer';
 import { withClient } from '../../scripts/cluster/postgres';
@@ -35,7 +36,8 @@ import { mintKey } from '../support/api';
 import { logMessages } from '../support/log-lines';
 import { everyOperationPath } from '../support/every-operation';
 import { ensureTestBuild, TEST_DIST_DIR } from '../support/http-server';
-import { CookieJar, consentOverHttp, discover, exchangeCode, authorizationUrl, oauthError, postRefresh, refresh, register } from '../support/oauth-flow';
+import { CookieJar, consentOverHttp, discover, exchangeCode, authorizationUrl, oauthError, postRefresh, refresh, register, sessionOf } from '../support/oauth-flow';
+import { actionPost, pageAction } from '../support/page-actions';
 import { rawRequest } from '../support/raw-request';
 import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
 
@@ -56,7 +58,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'metrics-cluster-'));
   // As root PostgreSQL runs as `postgres`, which must traverse the folder to its data.
   chmodSync(dir, 0o755);
-  cluster = await startCluster({ instances: 2, dir, scale: 'tiny', distDir: TEST_DIST_DIR, log: (line) => logs.push(line) });
+  // Crashed pieces are started again after half a second (a deployment waits longer, see DEFAULT_RESTART_POLICY).
+  cluster = await startCluster({ instances: 2, dir, scale: 'tiny', distDir: TEST_DIST_DIR, log: (line) => logs.push(line), restart: { delaysMs: [500], maxExits: 5, windowMs: 60_000 } });
   console.info(`cluster of 2 instances (tiny data, fresh folder) started in ${cluster.startupSeconds.toFixed(1)} s`);
   // Keys and sessions are written where the instances read them: lib/db reads this when it first connects.
   process.env.DATABASE_URL = cluster.primaryUrl;
@@ -233,7 +236,11 @@ describe('the cluster (npm run demo:cluster)', () => {
     const supervisor = new Supervisor(path.join(dir, 'pooler-check'), () => {});
     await supervisor.prepare();
     try {
-      const pooler = await startPgBouncer(supervisor, requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler'), cluster.primaryUrl);
+      const pooler = await startPgBouncer(supervisor, requireProgram('pgbouncer', 'pgbouncer', 'the connection pooler'), cluster.primaryUrl, {
+        delaysMs: [200],
+        maxExits: 5,
+        windowMs: 60_000,
+      });
       // The admin console: the database `pgbouncer` at the same address.
       const adminConsole = new URL(pooler.url);
       adminConsole.pathname = '/pgbouncer';
@@ -242,6 +249,9 @@ describe('the cluster (npm run demo:cluster)', () => {
       const token = `pooled-${Date.now()}`;
       await withClient(pooler.url, (client) => client.query('INSERT INTO cluster_check (token) VALUES ($1)', [token]));
       expect(await replicated('cluster_check', token)).toBe(token);
+      // Killed, it is started again with its configuration, on its port.
+      process.kill(pooler.service.pid, 'SIGKILL');
+      await waitFor('PgBouncer back', () => withClient(pooler.url, async (client) => (await client.query('SELECT 1')).rowCount === 1 || undefined), { timeoutMs: 20_000 });
     } finally {
       await supervisor.stopAll();
     }
@@ -549,14 +559,13 @@ describe('Redis down, then back', () => {
       await cluster.startRedis();
     }
 
-    // Each instance tries Redis again RETRY_PRIMARY_AFTER_MS after its last failure.
-    await new Promise((resolve) => setTimeout(resolve, RETRY_PRIMARY_AFTER_MS));
-    const probe = await demoKey('cluster redis probe');
-    for (let i = 0; i < 2 * cluster.instances.length; i += 1) await call(probe);
+    // Without a request, well before RETRY_PRIMARY_AFTER_MS: readiness's ping (HAProxy asks every 2 s) finds Redis back.
+    const backAt = Date.now();
     await everyInstanceReady('shared counting', (body) => body.checks.rateLimiter.counting === 'shared' && body.status === 'ready');
     for (const instance of cluster.instances) {
       expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash reachable again; limits are counted there again\.$/m);
     }
+    expect(Date.now() - backAt).toBeLessThan(RETRY_PRIMARY_AFTER_MS);
     await awayFromWindowEdge(15_000);
     const key = await demoKey('cluster redis back');
     const answers = [];
@@ -568,16 +577,21 @@ describe('Redis down, then back', () => {
   }, 120_000);
 });
 
-describe('an instance stopped under load', () => {
-  it('SIGTERM to one instance during a steady load through the balancer: no request fails, and it drains and exits 0', async () => {
-    const LOOPS = 20;
-    const LOAD_MS = 8_000;
-    // One key per loop, paced under its limit of 60 a minute: every answer should be a 200.
-    const keys = await Promise.all(Array.from({ length: LOOPS }, (_, index) => demoKey(`cluster load ${index}`)));
-    const outcomes: { status: number | string; instance: string | null }[] = [];
-    const until = Date.now() + LOAD_MS;
-    const loops = keys.map(async (key) => {
-      while (Date.now() < until) {
+/** One request's outcome through the balancer: its status (or what failed) and the instance that answered. */
+type Outcome = { status: number | string; instance: string | null };
+
+/**
+ * A steady load through the balancer until stop(): `loops` loops, each with a key of its own, one
+ * request after another with `pauseMs` between them (at least 1 s keeps a key under its 60 a minute
+ * however long the load lasts).
+ */
+async function steadyLoad(name: string, loops: number, pauseMs: number) {
+  const keys = await Promise.all(Array.from({ length: loops }, (_, index) => demoKey(`${name} ${index}`)));
+  const outcomes: Outcome[] = [];
+  let running = true;
+  const done = Promise.all(
+    keys.map(async (key) => {
+      while (running) {
         try {
           const response = await get('/api/v1/clients', key);
           await response.arrayBuffer();
@@ -587,41 +601,309 @@ describe('an instance stopped under load', () => {
           const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
           outcomes.push({ status: `${(error as Error).message}: ${cause?.code ?? cause?.message}`, instance: null });
         }
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
+    }),
+  );
+  return {
+    outcomes,
+    async stop() {
+      running = false;
+      await done;
+      return outcomes;
+    },
+  };
+}
+
+/** Seconds since `startedAt`, once `probe` holds (polled every 200 ms). */
+async function secondsUntil(what: string, startedAt: number, probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  await waitFor(what, async () => ((await probe()) ? true : undefined), { timeoutMs });
+  return (Date.now() - startedAt) / 1000;
+}
+
+/** Whether `instance` answers readiness `ready` directly (not through the balancer). */
+const isReady = async (instance: ClusterInstance) => (await fetch(`${instance.url}/api/health/ready`).catch(() => null))?.status === 200;
+
+/**
+ * Resolves once the balancer sends requests to instance `id` (again): one failure at a time is the
+ * case at hand, and an instance HAProxy has not taken back yet leaves the others alone.
+ */
+function inRotation(id: string): Promise<true> {
+  return waitFor(`the balancer to send requests to ${id}`, async () => ((await (await fetch(`${cluster.url}/api/health`)).json()) as { instance: string }).instance === id || undefined, {
+    timeoutMs: 20_000,
+  });
+}
+
+describe('crashes, healed under load', () => {
+  it('an instance drained by hand, an instance, Redis and the replica killed: each back (the instances with their INSTANCE_ID within 20 s, Redis and shared counting within 20 s, the replica made again and used within 120 s), no request failed', async () => {
+    const load = await steadyLoad('cluster heal', 10, 1_000);
+    const [first, second] = cluster.instances as [ClusterInstance, ClusterInstance];
+
+    // A planned stop: SIGTERM sent by someone else than the cluster, a drain and exit 0.
+    process.kill(second.pid, 'SIGTERM');
+    await waitFor('the drained instance to be started again', async () => (cluster.instances[1]!.pid !== second.pid && (await isReady(cluster.instances[1]!)) ? true : undefined), {
+      timeoutMs: 20_000,
     });
+    expect(logs).toContain(`instance ${second.id} stopped cleanly (exit 0) without the cluster asking; starting it again in 0.5 s`);
+    expect(logs.join('\n')).not.toMatch(new RegExp(`instance ${second.id} exited unexpectedly`));
+    await inRotation(second.id);
+
+    let killedAt = Date.now();
+    process.kill(first.pid, 'SIGKILL');
+    const instanceBack = await secondsUntil('the killed instance ready again', killedAt, async () => cluster.instances[0]!.pid !== first.pid && (await isReady(cluster.instances[0]!)), 20_000);
+    expect(cluster.instances.map((instance) => [instance.id, instance.url])).toEqual([
+      [first.id, first.url],
+      [second.id, second.url],
+    ]);
+    expect(logs).toContain(`instance ${first.id} exited unexpectedly (SIGKILL); starting it again in 0.5 s`);
+    await inRotation(first.id);
+
+    killedAt = Date.now();
+    const redisPid = cluster.processes.find((process) => process.name === 'redis')!.pid;
+    process.kill(redisPid, 'SIGKILL');
+    const redisBack = await secondsUntil(
+      'Redis back and every instance counting in it',
+      killedAt,
+      async () => {
+        for (const instance of cluster.instances) if ((await readiness(instance)).checks.rateLimiter.counting !== 'shared') return false;
+        return cluster.processes.find((process) => process.name === 'redis')!.pid !== redisPid;
+      },
+      20_000,
+    );
+    expect(logs).toContain('redis exited unexpectedly (SIGKILL); starting it again in 0.5 s');
+
+    // Its control file gone, the replica cannot start from its folder again: it is made again.
+    killedAt = Date.now();
+    const replicaPid = cluster.processes.find((process) => process.name === 'postgres replica')!.pid;
+    rmSync(path.join(dir, 'replica', 'global', 'pg_control'));
+    process.kill(replicaPid, 'SIGKILL');
+    const logsBefore = logs.length;
+    const replicaBack = await secondsUntil(
+      'the replica made again and used by every instance',
+      killedAt,
+      async () => {
+        // Readiness may tell the verdict of a check made before the kill for a second more.
+        if (!logs.slice(logsBefore).some((line) => line.startsWith('postgres replica started again'))) return false;
+        for (const instance of cluster.instances) if ((await readiness(instance)).checks.replica.state !== 'used') return false;
+        return true;
+      },
+      120_000,
+    );
+    expect(logs.slice(logsBefore)).toEqual([
+      'postgres replica exited unexpectedly (SIGKILL); starting it again in 0.5 s',
+      // PostgreSQL exits 2 when it finds no control file.
+      'the replica cannot resume (postgres replica exited (2) before the replica to accept read-only connections): making it again from a new base backup',
+      expect.stringMatching(/^base backup of the primary copied to /),
+      expect.stringMatching(/^postgres replica started again \(pid \d+\)$/),
+    ]);
+    await cluster.replicaCaughtUp();
+
+    const outcomes = await load.stop();
+    console.info(`healed under load: instance back in ${instanceBack} s, Redis and shared counting in ${redisBack} s, the replica in ${replicaBack} s; ${outcomes.length} requests`);
+    expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
+    expect(new Set(outcomes.map((outcome) => outcome.instance))).toEqual(new Set([first.id, second.id]));
+
+    // The balancer itself (no load: while it is down, nothing answers on its port).
+    const haproxyPid = cluster.processes.find((process) => process.name === 'haproxy')!.pid;
+    process.kill(haproxyPid, 'SIGKILL');
+    const answered = new Set<string>();
+    await waitFor(
+      'HAProxy back, balancing over both instances',
+      async () => {
+        const response = await fetch(`${cluster.url}/api/health`).catch(() => null);
+        if (response?.ok) answered.add(((await response.json()) as { instance: string }).instance);
+        return answered.size === 2 ? true : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(logs).toContain('haproxy exited unexpectedly (SIGKILL); starting it again in 0.5 s');
+  }, 240_000);
+});
+
+/**
+ * The next build, for the roll-out: a copy of the tests' build under another BUILD_ID rather than a
+ * second `next build` (1-3 minutes of both cores, beside the other test files). What differs between
+ * two builds of the same code for what a page asks of the server: the BUILD_ID (an App Router page
+ * whose server answers with another one reloads in full) and the deployment id, where there is one
+ * (the tests' build has none). What a rebuild of unchanged code keeps, and so does a copy: the asset
+ * names (hashes of their content) and the action ids, which Next.js salts with the server actions key
+ * (one per cluster, given to every build and instance). What a copy cannot show: a build whose code
+ * changed, where a moved action gets another id and an old page must reload before posting.
+ */
+function copyAsNextBuild(from: string, to: string): string {
+  rmSync(to, { recursive: true, force: true });
+  cpSync(from, to, { recursive: true, filter: (source) => source !== path.join(from, 'cache') });
+  const oldId = readFileSync(path.join(to, 'BUILD_ID'), 'utf8');
+  const newId = `rollout-${Date.now().toString(36)}`;
+  renameSync(path.join(to, 'static', oldId), path.join(to, 'static', newId));
+  writeFileSync(path.join(to, 'BUILD_ID'), newId);
+  return newId;
+}
+
+describe('a roll-out under load', () => {
+  it('to a build whose instance cannot start stops at that instance: the old instances keep serving, the balancer never saw it', async () => {
+    const BROKEN_DIST_DIR = `${TEST_DIST_DIR}-broken`;
+    copyAsNextBuild(TEST_DIST_DIR, BROKEN_DIST_DIR);
+    // Next.js reads it when the server starts.
+    rmSync(path.join(BROKEN_DIST_DIR, 'routes-manifest.json'));
+    const before = cluster.instances;
+    try {
+      await expect(cluster.rollOut(BROKEN_DIST_DIR)).rejects.toThrow(
+        'stopped before instance i1 was replaced (those not replaced keep serving): instance i3 exited (1) before instance i3 to be ready',
+      );
+    } finally {
+      rmSync(BROKEN_DIST_DIR, { recursive: true, force: true });
+    }
+    expect(cluster.instances).toEqual(before);
+    for (const instance of cluster.instances) expect(await isReady(instance)).toBe(true);
+    expect(readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8')).not.toMatch(/^\s+server i3 /m);
+    // Stopped, and not started again (its restart, due half a second after its exit, is cancelled
+    // unless the machine is slow enough for it to have happened: then the stop ends that one).
+    expect(logs).toContain('instance i3 exited unexpectedly (1); starting it again in 0.5 s');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(isAlive(cluster.processes.find((process) => process.name === 'instance i3')!.pid)).toBe(false);
+  });
+
+  it('replaces every instance by one of the new build, one at a time; a settings form rendered by the old build posts to the new one; no request fails', async () => {
+    const ROLLOUT_DIST_DIR = `${TEST_DIST_DIR}-rollout`;
+    const newId = copyAsNextBuild(TEST_DIST_DIR, ROLLOUT_DIST_DIR);
+    const old = cluster.instances;
+    const admin = await onPrimary(async (client) => (await client.query<{ id: string }>(`SELECT id FROM users WHERE email = 'admin@demo.agency'`)).rows[0]!.id);
+    const session = await sessionOf(admin);
+    const cookie = `metrics_session=${session}`;
+    // The form as the old build rendered it, with one of its scripts.
+    const action = await pageAction(old[0]!.url, '/settings/api-keys', cookie);
+    const page = await (await fetch(`${old[0]!.url}/settings/api-keys`, { headers: { cookie } })).text();
+    const script = page.match(/<script src="(\/_next\/static\/chunks\/[^"]+)"/)![1]!;
+
+    /** Posts the old page's form (as React does) to `origin`: a key named `name` is made. */
+    const postForm = async (origin: string, name: string) => {
+      const post = actionPost(action, [['csrf_token', csrfTokenFor(session)], ['name', name], ['scopes', 'ads:read'], ['clientAccess', 'all'], ['expiry', 'never']], 'fetch');
+      const response = await fetch(`${origin}/settings/api-keys`, { method: 'POST', body: post.body, headers: { ...post.headers, cookie, origin }, redirect: 'manual' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/x-component');
+      return onPrimary(async (client) => (await client.query<{ scopes: string[] }>('SELECT scopes FROM api_keys WHERE name = $1', [name])).rows);
+    };
+
+    const load = await steadyLoad('cluster roll-out', 10, 1_000);
+    const rolling = cluster.rollOut(ROLLOUT_DIST_DIR);
+    // During the roll-out: the first instance of the new build takes the old page's post.
+    const newcomer = await waitFor('an instance of the new build', async () => cluster.instances.find((instance) => instance.buildId === newId), { timeoutMs: 120_000 });
+    await waitFor('it to be ready', async () => ((await isReady(newcomer)) ? true : undefined), { timeoutMs: 60_000 });
+    expect(await postForm(newcomer.url, `roll-out during ${newId}`)).toEqual([{ scopes: ['ads:read'] }]);
+    await rolling;
+    // The load goes on a little: the last instance started takes its share too.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const outcomes = await load.stop();
+    rmSync(ROLLOUT_DIST_DIR, { recursive: true, force: true });
+
+    expect(cluster.instances.map((instance) => instance.buildId)).toEqual(old.map(() => newId));
+    // i3 was the instance of the build that could not start, above.
+    expect(cluster.instances.map((instance) => instance.id)).toEqual(['i4', 'i5']);
+    for (const previous of old) {
+      expect(logs).toContainEqual(expect.stringMatching(new RegExp(`^instance ${previous.id} \\(build [\\w-]+\\) replaced by i\\d \\(build ${newId}\\)$`)));
+      expect(isAlive(previous.pid)).toBe(false);
+      expect(logOf(previous)).toMatch(/^\[server\] drained in \d+ ms\.$/m);
+    }
+    // After it, through the balancer: the old page's form, and its script.
+    expect(await postForm(cluster.url, `roll-out after ${newId}`)).toEqual([{ scopes: ['ads:read'] }]);
+    const asset = await fetch(`${cluster.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get(INSTANCE)).toMatch(/^i[45]$/);
+    // A file of the old build only (in the folder named by its BUILD_ID; the copy's is named by its
+    // own), from the new instances: the static files of every build the cluster served stay.
+    expect(existsSync(path.join(TEST_DIST_DIR, 'static', old[0]!.buildId, '_buildManifest.js'))).toBe(true);
+    const oldOnly = await fetch(`${cluster.url}/_next/static/${old[0]!.buildId}/_buildManifest.js`);
+    expect(oldOnly.status).toBe(200);
+    expect(oldOnly.headers.get(INSTANCE)).toMatch(/^i[45]$/);
+
+    expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
+    // Each instance, old and new, answered some of the load.
+    expect(new Set(outcomes.map((outcome) => outcome.instance))).toEqual(new Set([...old.map((instance) => instance.id), 'i4', 'i5']));
+  }, 240_000);
+});
+
+describe('an instance stopped under load', () => {
+  it('SIGTERM to one instance during a steady load through the balancer: no request fails, and it drains and exits 0', async () => {
+    const [kept, stopped] = cluster.instances as [ClusterInstance, ClusterInstance];
+    // One key per loop, a request every 150 ms for 8 s: under its limit of 60 a minute, so every answer should be a 200.
+    const load = await steadyLoad('cluster load', 20, 150);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const [stopped] = await Promise.all([cluster.stopInstance('i2'), ...loops]);
-    expect(stopped).toBe('0');
-    const failed = outcomes.filter((outcome) => outcome.status !== 200);
-    expect(failed).toEqual([]);
+    const status = await cluster.stopInstance(stopped.id);
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    const outcomes = await load.stop();
+    expect(status).toBe('0');
+    expect(outcomes.filter((outcome) => outcome.status !== 200)).toEqual([]);
     // A steady load: every loop kept sending (on a quiet machine about 500 requests; under a load average of 18, 190).
-    expect(outcomes.length).toBeGreaterThan(LOOPS * 4);
-    expect(outcomes.filter((outcome) => outcome.instance === 'i2').length).toBeGreaterThan(0);
-    expect(outcomes.slice(-LOOPS).every((outcome) => outcome.instance === 'i1')).toBe(true);
-    const log = logOf(cluster.instances[1]!);
+    expect(outcomes.length).toBeGreaterThan(20 * 4);
+    expect(outcomes.filter((outcome) => outcome.instance === stopped.id).length).toBeGreaterThan(0);
+    expect(outcomes.slice(-20).every((outcome) => outcome.instance === kept.id)).toBe(true);
+    // Stopped by the cluster: not started again.
+    expect(logs.join('\n')).not.toMatch(new RegExp(`^instance ${stopped.id} (exited|stopped cleanly)`, 'm'));
+    const log = logOf(stopped);
     expect(log).toMatch(/^\[server\] draining: \d+ requests in flight, \d+ connections open\.$/m);
     expect(log).toMatch(/^\[server\] drained in \d+ ms\.$/m);
   }, 60_000);
 });
 
+describe('the supervisor', () => {
+  it('starts a process that keeps exiting again after its waits, then gives up on it and says so', async () => {
+    const lines: string[] = [];
+    const supervisor = new Supervisor(path.join(dir, 'supervisor-check'), (line) => lines.push(line));
+    await supervisor.prepare();
+    try {
+      supervisor.start('failing', process.execPath, ['-e', 'process.exit(3)'], { stopSignal: 'SIGTERM', graceMs: 1_000, restart: { delaysMs: [100, 200], maxExits: 2, windowMs: 60_000 } });
+      await waitFor('the supervisor to give up', async () => (lines.some((line) => line.includes('not started again')) ? true : undefined), { timeoutMs: 10_000 });
+    } finally {
+      await supervisor.stopAll();
+    }
+    expect(lines.slice(0, 5)).toEqual([
+      'failing exited unexpectedly (3); starting it again in 0.1 s',
+      expect.stringMatching(/^failing started again \(pid \d+\)$/),
+      'failing exited unexpectedly (3); starting it again in 0.2 s',
+      expect.stringMatching(/^failing started again \(pid \d+\)$/),
+      `failing exited unexpectedly (3): 3 exits within 60 s, so it is not started again; see ${path.join(dir, 'supervisor-check', 'logs', 'failing.log')}`,
+    ]);
+  });
+
+  it('goes on with the shutdown when a step does not end within its time', async () => {
+    const lines: string[] = [];
+    const supervisor = new Supervisor(path.join(dir, 'supervisor-check'), (line) => lines.push(line));
+    await supervisor.prepare();
+    supervisor.onStop('a step before', async () => {});
+    supervisor.onStop('a step that never ends', () => new Promise(() => {}), 300);
+    const startedAt = Date.now();
+    await supervisor.stopAll();
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+    expect(lines).toEqual(['a step that never ends', 'a step that never ends: not done after 0.3 s, going on', 'a step before']);
+  });
+});
+
 describe('stopping the cluster', () => {
-  it('stop() ends every process the cluster started, their children included, in the reverse order', async () => {
-    // Instance i2 was stopped above; every other process runs, Redis and the replica under the ids of their restart.
-    const running = cluster.processes.filter((process) => process.name !== 'instance i2');
-    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'instance i1', 'haproxy', 'prometheus']);
+  it('with Redis down, stop() ends every process the cluster started, their children included, in the reverse order, within 60 s', async () => {
+    // Redis stopped by the cluster stays down: the REST endpoint in front of it must still close at once.
+    await cluster.stopRedis();
+    const running = cluster.processes.filter((process) => isAlive(process.pid));
+    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'haproxy', 'prometheus', 'instance i4']);
     const tree = processTree(running.map((process) => process.pid));
     // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …).
-    expect(tree.length).toBeGreaterThan(cluster.processes.length);
+    expect(tree.length).toBeGreaterThan(running.length);
     expect(tree.filter(isAlive)).toEqual(tree);
     logs.length = 0;
+    const startedAt = Date.now();
     await cluster.stop();
+    expect(Date.now() - startedAt).toBeLessThan(60_000);
     expect(tree.filter(isAlive)).toEqual([]);
+    // Every instance ever started has a step (those stopped before end at once); the balancer's comes first.
     expect(logs.map((line) => line.replace(/ \(pid \d+\)$/, ''))).toEqual([
-      'stopping prometheus',
       'stopping haproxy',
+      'stopping instance i5',
+      'stopping instance i4',
+      'stopping instance i3',
+      'stopping prometheus',
       'stopping instance i2',
       'stopping instance i1',
+      "removing the cluster's copies of the builds",
       'closing the Upstash REST endpoint',
       'stopping redis',
       'stopping postgres replica',

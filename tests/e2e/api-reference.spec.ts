@@ -3,11 +3,10 @@
 // document appears with its operationId, the examples of the document are shown, and our own part
 // of the page is axe-clean. A problem's `type` link leads to its section of the errors page on the
 // server that answered.
-import AxeBuilder from '@axe-core/playwright';
 import type { AxeResults } from 'axe-core';
 import type { Page, Response } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { saveScreenshot } from './support/app';
+import { axe, expectAxeClean, saveScreenshot } from './support/app';
 
 // Each test opens its own page and depends on no other: they run on whichever workers are free, so the
 // slow ones (the whole API reference rendered and checked) do not run one after another.
@@ -67,8 +66,8 @@ async function renderAll(page: Page, operationIds: string[]): Promise<void> {
 }
 
 test('renders every operation of the OpenAPI document, with its examples', async ({ page, baseURL }) => {
-  // Scrolling the whole reference, then axe over its ~1 MB of rendered markup, take a while: 1.4 min
-  // alone on the two-core machine, over 4 beside three other workers.
+  // Scrolling the whole reference, then axe over its ~12,000 rendered elements, take a while: well
+  // over a minute beside three other workers on the two-core machine.
   test.setTimeout(420_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const operations = await documentOperations(page);
@@ -105,7 +104,7 @@ test('renders every operation of the OpenAPI document, with its examples', async
   await expect(overview).toContainText('Asia/Kolkata');
 
   // Everything rendered: axe finds nothing but Scalar's known findings, and nothing in our part.
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   expect(results.violations.map((v) => v.id).filter((id) => !SCALAR_FINDINGS.includes(id))).toEqual([]);
   for (const violation of results.violations) {
     for (const node of violation.nodes) expect(node.target.join(' '), violation.id).not.toContain('site-');
@@ -133,12 +132,21 @@ for (const width of WIDTHS) {
 
     // Our own part of the page (the header and its navigation), and the whole page as first rendered:
     // Scalar's colours are ours there (globals.css), so its introduction and sidebar pass too.
-    const ours = await new AxeBuilder({ page }).include('.site-header').analyze();
+    const ours = await axe(page).include('.site-header').analyze();
     expect(violations(ours)).toEqual([]);
-    expect(violations(await new AxeBuilder({ page }).analyze())).toEqual([]);
+    expect(violations(await axe(page).analyze())).toEqual([]);
     await saveScreenshot(page, testInfo, `api-reference-${width}`);
   });
 }
+
+test('when the renderer cannot load, the page says so and links to the OpenAPI document', async ({ page }) => {
+  await page.route('**/docs/api/scalar.js', (route) => route.abort('connectionfailed'));
+  await page.goto('/docs/api');
+  const alert = page.locator('#content').getByRole('alert');
+  await expect(alert).toContainText('The API reference could not be loaded.');
+  await expect(alert.getByRole('link', { name: '/api/v1/openapi.json' })).toHaveAttribute('href', '/api/v1/openapi.json');
+  await expectAxeClean(page);
+});
 
 test('a problem’s type link opens its section of the errors page on this server', async ({ page, request, baseURL }) => {
   const answer = await request.get('/api/v1/me');

@@ -2,10 +2,9 @@
 // answers 400 or more (a Next.js prefetch of the OpenAPI route once did) and nothing is fetched from
 // another origin; it is axe-clean, every link on it answers 200, it shows the MCP URL of this server
 // (from APP_URL at start, not at build), and its favicon is served.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { saveScreenshot } from './support/app';
+import { expectAxeClean, saveScreenshot } from './support/app';
 
 const WIDTHS = [390, 768, 1280];
 
@@ -46,8 +45,7 @@ for (const width of WIDTHS) {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no horizontal scroll').toBeLessThanOrEqual(0);
 
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await expectAxeClean(page);
     await saveScreenshot(page, testInfo, `front-page-${width}`, { fullPage: true });
   });
 }

@@ -3,7 +3,6 @@
 // registered client on a random loopback port (sign-in on the way, organisation picker, keyboard
 // only), a Client ID Metadata Document served by a local https server, a `cursor://` app redirect, and
 // Deny. Token death is proved with verifyAccessToken (what the MCP door calls) and the token endpoint.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +10,7 @@ import * as oauth from 'oauth4webapi';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
 import { authorizationUrl, discover, exchangeCode, insecure, oauthError, refresh, register } from '../support/oauth-flow';
-import { ADMIN, DEMO_PASSWORD, MEMBER, query, saveScreenshot, signIn, userOrg } from './support/app';
+import { ADMIN, DEMO_PASSWORD, MEMBER, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 import { serveClientMetadata } from './support/client-metadata';
 import { loopbackApp } from './support/loopback-app';
 
@@ -29,13 +28,6 @@ async function discoverFromMcp(baseURL: string): Promise<oauth.AuthorizationServ
   expect(metadata.resource).toBe(`${baseURL}/api/mcp`);
   expect(metadata.authorization_servers).toEqual([baseURL]);
   return discover(metadata.authorization_servers[0]!);
-}
-
-async function expectAxeClean(page: Page): Promise<void> {
-  // Next.js streams a dynamic page's metadata after its shell: check once the title has arrived.
-  await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
 /** The URL the provider sends the browser to after the consent answer (read from the Location header). */

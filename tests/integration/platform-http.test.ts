@@ -2,7 +2,9 @@
 // gate authenticates and rate-limits before anything else runs; every /api/v1 response, success or error, carries the rate-limit headers and a request
 // id and no CORS header; the limiter counts in the real Redis behind the Upstash stand-in, exactly.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
@@ -385,6 +387,25 @@ describe('routes outside the gate', () => {
       status: 'ready',
       checks: { database: 'ok', replica: { state: 'none' }, rateLimiter: { backend: 'upstash', state: 'ok', counting: 'shared' } },
     });
+  });
+
+  it('the API reference page’s renderer is Scalar’s browser build from the installed package, revalidated by its version', async () => {
+    const dir = path.join(process.cwd(), 'node_modules', '@scalar', 'api-reference');
+    const bundle = readFileSync(path.join(dir, 'dist', 'browser', 'standalone.js'));
+    const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
+    const answer = await server.request('/docs/api/scalar.js');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('etag')).toBe(`"scalar-${version}"`);
+    expect(answer.headers.get('cache-control')).toBe('public, no-cache');
+    expect(Buffer.from(await answer.arrayBuffer()).equals(bundle)).toBe(true);
+    const again = await server.request('/docs/api/scalar.js', { headers: { 'if-none-match': `"scalar-${version}"` } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(`"scalar-${version}"`);
+    expect(await again.text()).toBe('');
+    const stale = await server.request('/docs/api/scalar.js', { headers: { 'if-none-match': '"scalar-0.0.0"' } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
   });
 
   it('the errors page explains every code at its anchor', async () => {

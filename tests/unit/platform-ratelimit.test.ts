@@ -104,6 +104,23 @@ describe('withFallback', () => {
     expect(log.mock.calls[1]![0]).toMatch(/reachable again/);
     expect(limiter.name).toBe('upstash');
   });
+
+  it('counts on the primary again as soon as it answers a ping (readiness), before the 10 s and without traffic', async () => {
+    const { primary, setDown } = flaky();
+    const log = vi.fn();
+    const limiter = withFallback(primary, memoryLimiter(60, 60_000, () => 0), log, () => 0);
+    setDown(true);
+    expect((await limiter.limit('k')).remaining).toBe(59);
+    expect(limiter.name).toBe('in-process (upstash unreachable)');
+    setDown(false);
+    await limiter.ping();
+    expect(limiter.name).toBe('upstash');
+    expect(log.mock.calls.map(([line]) => line)).toEqual([
+      expect.stringMatching(/^\[ratelimit\] upstash unreachable/),
+      '[ratelimit] upstash reachable again; limits are counted there again.',
+    ]);
+    expect((await limiter.limit('k')).remaining).toBe(10);
+  });
 });
 
 describe('rateLimitIdentity', () => {

@@ -44,10 +44,20 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await expect(page).toHaveURL(/\/settings\/api-keys$/);
 }
 
+/**
+ * Axe over the page as it is now, reporting its violations only: the tests read nothing else. By default
+ * axe also works out a selector for every node that passes each rule, and runs frame by frame before
+ * merging the results in a blank page of its own; on the API reference with every operation rendered
+ * (12,000 elements) that took 66 s instead of 17 s. The site's pages have no frames to walk into.
+ */
+export function axe(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+}
+
 /** Axe finds nothing on the page as it is now (a dynamic page's title streams in after its shell: checked once it has arrived). */
 export async function expectAxeClean(page: Page): Promise<void> {
   await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
