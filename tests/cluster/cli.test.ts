@@ -41,6 +41,7 @@ it('writes its process id, replaces its instance on SIGHUP, and a second stop si
     await printed('Ctrl-C stops everything', 240_000);
     expect(readFileSync(path.join(dir, 'orchestrator.pid'), 'utf8')).toBe(`${orchestrator.pid}\n`);
     expect(output).toContain(`Orchestrator:        pid ${orchestrator.pid}`);
+    expect(output).toMatch(/^ {2}Prometheus: {10}http:\/\/127\.0\.0\.1:\d+ {3}\(every instance's metrics/m);
 
     // The same build again: a rolling restart, i1 replaced by i2.
     process.kill(orchestrator.pid!, 'SIGHUP');
@@ -48,7 +49,10 @@ it('writes its process id, replaces its instance on SIGHUP, and a second stop si
     expect(output).toMatch(/^\[cluster\] instance i1 \(build [\w-]+\) replaced by i2 \(build [\w-]+\)$/m);
 
     const running = (JSON.parse(readFileSync(path.join(dir, 'processes.json'), 'utf8')) as { name: string; pid: number }[]).filter((process) => isAlive(process.pid));
-    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'haproxy', 'instance i2']);
+    expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'redis', 'haproxy', 'prometheus', 'instance i2']);
+    // Prometheus scrapes the instance that replaced i1 (the file of targets it watches).
+    const targets = JSON.parse(readFileSync(path.join(dir, 'prometheus-targets.json'), 'utf8')) as { targets: string[]; labels: { instance: string } }[];
+    expect(targets).toEqual([{ targets: [expect.stringMatching(/^127\.0\.0\.1:\d+$/)], labels: { instance: 'i2' } }]);
     // Two signals at once (two SIGINTs could merge into one): the stop begins, the second cuts it
     // short. Which of the two the process handles first is not certain.
     process.kill(orchestrator.pid!, 'SIGINT');
