@@ -4,7 +4,7 @@
 // the public one). The collector is a stand-in the test starts (tests/support/otlp-receiver.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../scripts/cluster/processes';
+import { freePort, waitFor } from '../../scripts/cluster/processes';
 import { mintKey } from '../support/api';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { startTestServer, type TestServer } from '../support/http-server';
@@ -197,7 +197,15 @@ describe('the metrics', () => {
     expect((await server.request(`/api/v1/${probe}`, { key })).status).toBe(404);
     expect((await server.request(`/${probe}`)).status).toBe(404);
     expect((await server.request(`/consent/${probe}`)).status).toBe(307);
-    const text = await (await fetch(`${metricsOrigin}/metrics`)).text();
+    // A request is counted once its connection is done with it, which the client may see first.
+    const text = await waitFor(
+      'the last request counted',
+      async () => {
+        const scraped = await (await fetch(`${metricsOrigin}/metrics`)).text();
+        return scraped.includes('http_route="/consent/[uid]"') ? scraped : undefined;
+      },
+      { timeoutMs: 5_000 },
+    );
     expect(text).not.toContain(probe);
     expect(text).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\/api\/v1 \(no such endpoint\)",http_response_status_code="404",door="rest"\} [1-9]/m);
     expect(text).toMatch(/^http_server_request_duration_seconds_count\{http_request_method="GET",http_route="\(unmatched\)",http_response_status_code="404",door="page"\} [1-9]/m);
