@@ -30,7 +30,7 @@ import { startPgBouncer } from '../../scripts/cluster/pgbouncer';
 import { withClient } from '../../scripts/cluster/postgres';
 import { isAlive, requireProgram, Supervisor, waitFor } from '../../scripts/cluster/processes';
 import { queryPrometheus } from '../../scripts/cluster/prometheus';
-import { awayFromWindowEdge } from '../integration/platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 import { postRpc } from '../integration/mcp-support';
 import { mintKey } from '../support/api';
 import { logMessages } from '../support/log-lines';

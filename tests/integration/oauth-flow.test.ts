@@ -30,7 +30,8 @@ import {
   type TokenAnswer,
 } from '../support/oauth-flow';
 import { postRpc, rpcMessages } from './mcp-support';
-import { awayFromWindowEdge, personOf } from './platform-support';
+import { personOf } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 
 let server: TestServer;
 let as: oauth.AuthorizationServer;

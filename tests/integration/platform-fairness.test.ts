@@ -10,7 +10,8 @@ import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract } from '../support/contract';
 import { startTestServer, type TestServer } from '../support/http-server';
-import { awayFromWindowEdge, minimalQuery, RANGE, seededOrgs } from './platform-support';
+import { minimalQuery, RANGE, seededOrgs } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 
 const { main, other } = seededOrgs();
 

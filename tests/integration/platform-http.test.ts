@@ -18,7 +18,8 @@ import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
 import { rawRequest } from '../support/raw-request';
-import { awayFromWindowEdge, clientsOf, minimalQuery, seededOrgs } from './platform-support';
+import { clientsOf, minimalQuery, seededOrgs } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 
 const { main, other } = seededOrgs();
 let server: TestServer;

@@ -14,7 +14,8 @@ import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
 import { startPgRelay, type PgRelay } from '../support/pg-relay';
-import { awayFromWindowEdge, RANGE, seededOrgs } from './platform-support';
+import { RANGE, seededOrgs } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 
 /** A local port on which nothing listens. */
 async function closedPort(): Promise<number> {

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { sql } from '@/lib/db';
 import type { OAuthGrantContext } from '@/lib/contract/credential';
 import type { Operation } from '@/lib/contract/operation';
-import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SEED_END_DATE } from '../support/global-setup';
 
 export const RANGE = { from: '2026-06-01', to: SEED_END_DATE };
@@ -58,13 +57,6 @@ export function minimalQuery(operation: Operation, extra: Record<string, string>
   for (const [name, value] of Object.entries(extra)) params.set(name, value);
   const text = params.toString();
   return `/api/v1${operation.path}${text ? `?${text}` : ''}`;
-}
-
-/** Waits, if needed, so that the next burst of requests falls inside one rate-limit window. */
-export async function awayFromWindowEdge(marginMs = 8_000): Promise<void> {
-  const windowMs = RATE_LIMIT.windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 /**

@@ -11,7 +11,7 @@ import { SIGN_IN_RULES } from '@/lib/session/throttle';
 import { startTestServer, type TestServer } from '../support/http-server';
 import { rawExchange, rawRequest } from '../support/raw-request';
 import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
-import { awayFromWindowEdge } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 
 const PASSWORD = 'demo-password';
 const WRONG = 'That email and password do not match an account.';

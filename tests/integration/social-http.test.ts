@@ -8,7 +8,7 @@ import { RATE_LIMIT } from '@/lib/contract/limits';
 import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { startTestServer, type TestServer } from '../support/http-server';
-import { awayFromWindowEdge } from './platform-support';
+import { awayFromWindowEdge } from '../support/rate-limit-window';
 import { createOrg, createPage, insertPost, insertThumbnail, PNG_1PX } from './social-fixtures';
 
 let server: TestServer;
