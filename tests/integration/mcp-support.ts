@@ -35,13 +35,14 @@ export interface McpTestClient {
 export type SdkName = '@modelcontextprotocol/client 2.x' | '@modelcontextprotocol/sdk 1.x';
 export const SDKS: SdkName[] = ['@modelcontextprotocol/client 2.x', '@modelcontextprotocol/sdk 1.x'];
 
-export async function connect(sdk: SdkName, origin: string, token: string): Promise<McpTestClient> {
+/** Connects with the SDK's own connect sequence; `fetch`, when given, carries every request the transport makes. */
+export async function connect(sdk: SdkName, origin: string, token: string, fetch?: typeof globalThis.fetch): Promise<McpTestClient> {
   const url = new URL(MCP_PATH, origin);
   const requestInit = { headers: { Authorization: `Bearer ${token}` } };
   const info = { name: 'metrics-api-tests', version: '1.0.0' };
   if (sdk === '@modelcontextprotocol/client 2.x') {
     const client = new ClientV2(info);
-    await client.connect(new TransportV2(url, { requestInit }));
+    await client.connect(new TransportV2(url, { requestInit, fetch }));
     return {
       sdk,
       listTools: async () => (await client.listTools()).tools as ListedTool[],
@@ -50,7 +51,7 @@ export async function connect(sdk: SdkName, origin: string, token: string): Prom
     };
   }
   const client = new ClientV1(info);
-  await client.connect(new TransportV1(url, { requestInit }));
+  await client.connect(new TransportV1(url, { requestInit, fetch }));
   return {
     sdk,
     listTools: async () => (await client.listTools()).tools as ListedTool[],
