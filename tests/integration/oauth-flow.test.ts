@@ -266,6 +266,36 @@ describe('registration', () => {
   });
 
   it.each([
+    ['registered with the slash, asked for without', 'http://127.0.0.1:33418/', 'http://127.0.0.1:33418'],
+    ['registered without the slash, asked for with', 'http://127.0.0.1:33418', 'http://127.0.0.1:33418/'],
+    ['on [::1] and another port, without the slash', 'http://[::1]:33418/', 'http://[::1]:40123'],
+  ])('approves a loopback redirect %s (RFC 8252 §7.3: an empty path is /, any port)', async (_name, registered, asked) => {
+    const client = await register(as, { client_name: 'VS Code', redirect_uris: [registered] });
+    const start = await authorizationUrl(as, client.client_id, asked);
+    const callback = await consentOverHttp(server.origin, new CookieJar(), await sessionOf(admin.userId), start.url, { decision: 'allow', orgId: admin.orgId });
+    // The code goes to the URI the client asked for, and the token request names that one.
+    expect(`${callback.origin}${callback.pathname}`).toBe(new URL(asked).href);
+    expect(callback.searchParams.get('state')).toBe(start.state);
+    expect((await exchangeCode(as, client, callback, start, asked)).scope).toBe('ads:read social:read');
+  });
+
+  it.each([
+    ['a web redirect with a slash added', 'https://client.example/callback', 'https://client.example/callback/'],
+    ['a web origin without its slash', 'https://client.example/', 'https://client.example'],
+    ['a web redirect with its default port written', 'https://client.example/callback', 'https://client.example:443/callback'],
+    ['a web redirect in other letter case', 'https://client.example/callback', 'https://client.example/Callback'],
+    ['a loopback redirect on another path', 'http://127.0.0.1:33418/callback', 'http://127.0.0.1:33418/callback/'],
+    ['a loopback redirect on another loopback host', 'http://127.0.0.1:33418/', 'http://localhost:33418/'],
+    ['a loopback redirect with another query', 'http://127.0.0.1:33418/cb?a=1', 'http://127.0.0.1:33418/cb?a=2'],
+  ])('refuses %s as invalid_redirect_uri on a page (only loopback port and empty path are forgiven)', async (_name, registered, asked) => {
+    const client = await register(as, { client_name: 'Exact', redirect_uris: [registered] });
+    const answer = await authorizeError(await authorizationUrl(as, client.client_id, asked));
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeNull();
+    expect(answer.page).toContain('<code id="error">invalid_redirect_uri</code>');
+  });
+
+  it.each([
     ['plain http on a public host', 'http://client.example/callback'],
     ['javascript:', 'javascript:alert(1)'],
     ['data:', 'data:text/html,hi'],
