@@ -6,6 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { PROTOCOL_RATE_LIMIT, RATE_LIMIT } from '@/lib/contract/limits';
 import { argumentsHash } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
@@ -67,6 +68,10 @@ describe.each(SDKS)('with %s', (sdk) => {
   });
   afterAll(async () => {
     await client?.close();
+  });
+
+  it('tells the assistant the data-use rule in the instructions it connects with', () => {
+    expect(client.instructions()!.split('\n')).toContain(`Use of the data: ${DATA_USE_RULE}`);
   });
 
   it('lists the seven tools with titles, typed argument schemas, the envelope as output and read-only annotations', async () => {

@@ -27,6 +27,8 @@ export interface ListedTool {
 /** One connected client, whichever SDK it is. */
 export interface McpTestClient {
   sdk: string;
+  /** The server's `instructions`, as the SDK kept them from connecting. */
+  instructions(): string | undefined;
   listTools(): Promise<ListedTool[]>;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function connect(sdk: SdkName, origin: string, token: string, fetch
     await client.connect(new TransportV2(url, { requestInit, fetch }));
     return {
       sdk,
+      instructions: () => client.getInstructions(),
       listTools: async () => (await client.listTools()).tools as ListedTool[],
       callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
       close: () => client.close(),
@@ -54,6 +57,7 @@ export async function connect(sdk: SdkName, origin: string, token: string, fetch
   await client.connect(new TransportV1(url, { requestInit, fetch }));
   return {
     sdk,
+    instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools()).tools as ListedTool[],
     callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
     close: () => client.close(),

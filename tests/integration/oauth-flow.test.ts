@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
 import { ROTATION_RACE_GRACE_S } from '@/lib/oauth/adapter';
 import { METADATA_HOST_REFUSED, METADATA_HOST_UNREACHABLE } from '@/lib/oauth/client-metadata';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { SCOPE_WORDS } from '@/lib/oauth/consent';
 import { listConnectedApps, revokeConnectedApp } from '@/lib/oauth/grants';
 import { verifyAccessToken } from '@/lib/oauth/verify';
@@ -225,6 +226,21 @@ describe('scopes as clients send them', () => {
     const list = /<ul class="consent-scopes">(.*?)<\/ul>/s.exec(await page.text())![1]!;
     return [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]!).filter((line) => !line.startsWith('Nothing else'));
   }
+
+  it('states the data-use rule on the consent screen, before Allow', async () => {
+    const client = await registeredClient();
+    const jar = new CookieJar();
+    jar.set('metrics_session', await sessionOf(admin.userId));
+    const authorize = await jar.fetch((await authorizationUrl(as, client.client_id, REDIRECT)).url.href);
+    expect(authorize.status).toBe(303);
+    const page = await jar.fetch(new URL(authorize.headers.get('location')!, server.origin).href);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const rule = html.indexOf(`<h2 class="consent-heading">How it may use the data</h2><p class="hint" id="data-use">${DATA_USE_RULE}</p>`);
+    expect(rule).toBeGreaterThan(0);
+    expect(html.indexOf('value="allow"')).toBeGreaterThan(rule);
+  });
 
   it.each([
     ['ads:read openid offline_access', ['ads:read']],
