@@ -9,6 +9,7 @@ import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
 import { KEY_PREFIX } from '../auth/api-keys';
 import { credentialId, type AuthContext } from '../contract/credential';
+import { DATA_USE_RULE } from '../contract/data-use';
 import { OAUTH_SCOPES } from '../contract/scopes';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../contract/errors';
@@ -25,6 +26,7 @@ import { McpCall, registerTools } from './tools';
 export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
 
 export const INSTRUCTIONS = `Read-only access to one organisation's ads (campaigns, ad sets, ads) and organic social (Facebook, Instagram) data, as the agency dashboard last synced it; nothing here calls an ad platform.
+Use of the data: ${DATA_USE_RULE}
 Start with list_clients for the client ids the other tools take as \`client\`. describe_metrics defines fields when you need them: one surface (\`surface\`) or one tool's fields (\`tool\`) at a time.
 Dates are calendar days in IST (Asia/Kolkata), \`from\` and \`to\` included, at most 366 days, from 2000-01-01 to a year ahead; unknown arguments are refused. Every answer is the REST API's \`{ data, meta }\`. null means "not reported", never zero. Reach and followers are counts of people and do not add up over days. Amounts are in the ad account's currency; \`meta.currency\` is null when they span several. \`meta.syncedAt\` says how fresh an answer is.
 An answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list comes cut, with \`truncated: true\` and a second text block saying how to read on (an \`offset\`, or narrower arguments). Overviews of long ranges fit better with \`granularity\` \`week\` or \`month\`. A refused call is an \`isError\` result whose text is a problem document (\`code\`, \`detail\`, and \`errors[]\` for bad arguments).`;
@@ -195,9 +197,11 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     credential,
     noun: 'credential',
     // One unit of the data window per tool call (each call of a batch counts); a request of protocol
-    // messages only takes one unit of the protocol window; anything else one unit of the data window.
+    // messages only, or of no JSON-RPC message at all (the SDK clients' GET probe, a DELETE, a body that
+    // does not parse: the handler answers those without reading data), takes one unit of the protocol
+    // window; anything else (an unknown method) one unit of the data window.
     calls: () => messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
-    readsNoData: () => messages !== null && messages.every(readsNoData),
+    readsNoData: () => messages === null || messages.every(readsNoData),
     describe: () => describeMcpRequest(messages ?? []),
   };
   const admitted = await admit(request, door, requestId, cors);

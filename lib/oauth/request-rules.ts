@@ -123,6 +123,23 @@ export function redirectHost(uri: string): { host: string; kind: RedirectKind } 
   return { host: kind === 'loopback' ? url.hostname : url.host, kind };
 }
 
+/**
+ * Whether `requested` is one of a client's `registered` redirect URIs. Exactly equal, except loopback
+ * http (RFC 8252 §7.3): there the port is the client's to pick at the time of the request, so any port
+ * matches, and the rest is compared as parsed, where an empty path is `/` (`http://127.0.0.1:33418` and
+ * `http://127.0.0.1:33418/` are one URL). Host, path and query must still be the registered ones.
+ */
+export function redirectUriRegistered(requested: string, registered: readonly string[]): boolean {
+  if (registered.includes(requested)) return true;
+  const loopback = (uri: string) => {
+    const url = redirectKind(uri) === 'loopback' ? URL.parse(uri) : null;
+    // Credentials in a loopback URI are never ours to compare: such a URI matches only exactly.
+    return url && !url.username && !url.password ? `${url.protocol}//${url.hostname}${url.pathname}${url.search}` : null;
+  };
+  const wanted = loopback(requested);
+  return wanted !== null && registered.some((uri) => loopback(uri) === wanted);
+}
+
 /** Loopback and app-scheme redirects come back to the device the user is on. */
 export function staysOnDevice(uri: string): boolean {
   const kind = redirectKind(uri);

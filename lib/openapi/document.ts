@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { appUrl } from '../app-url';
 import { KEY_PREFIX } from '../auth/api-keys';
+import { DATA_USE_RULE } from '../contract/data-use';
 import { SCOPES } from '../contract/scopes';
 import { envelopeSchema } from '../contract/envelope';
 import { ERROR_CODES, type ErrorCode } from '../contract/errors';
@@ -34,6 +35,9 @@ const ERROR_RESPONSES: ErrorCode[] = ['validation_failed', 'unauthorized', 'forb
 const DESCRIPTION = `Read-only access to the ads, organic social, website-analytics, search-console and store data that the
 dashboard has already synced for one organisation. Nothing here calls a source platform: \`meta.syncedAt\`
 states how fresh the data is.
+
+## Use of the data
+${DATA_USE_RULE}
 
 ## Authentication
 **Getting a key:** an admin of your organisation creates one in the dashboard, under

@@ -2,6 +2,7 @@
 // absolute addresses (APP_URL). The operations and tools are listed from the same registry that builds
 // the REST routes, the MCP tools and the OpenAPI document, so the list cannot fall behind them.
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
+import { DATA_USE_RULE } from '../contract/data-use';
 import { RATE_LIMIT } from '../contract/limits';
 import { SCOPES } from '../contract/scopes';
 import { TOOL_OPERATIONS } from '../mcp/catalogue';
@@ -16,6 +17,7 @@ export function llmsTxt(): string {
 
 > Read-only access to the ads, organic social, web analytics, search console and store data that an agency dashboard has already synced for one organisation: a REST API for servers (API key) and an MCP server for assistants (OAuth 2.1 or API key). Nothing here changes data or calls an ads platform.
 
+- Use of the data: ${DATA_USE_RULE}
 - REST: \`GET ${base}${API_PATH}/…\` with the header \`Authorization: Bearer <key>\`. An organisation admin creates keys at ${base}/settings/api-keys; each key has scopes (${SCOPES.map((s) => `\`${s}\``).join(', ')}) and may be limited to some of the organisation's clients.
 - Every success is \`{ data, meta }\`. \`null\` means not reported, never zero; \`meta.syncedAt\` says how fresh the data is. Every error is \`application/problem+json\` whose \`type\` links to the explanation of its \`code\`.
 - Dates are \`YYYY-MM-DD\` days; \`from\` and \`to\` are both included. Unknown or repeated query parameters are refused with 400, listing every problem.

@@ -5,6 +5,7 @@
 // 403, and the filter. Axe checks each state.
 import { spawnSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { expect, test } from './support/fixtures';
 import { ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 
@@ -129,6 +130,13 @@ test('expiry: presets, a picker that starts today, and a past day refused by the
   await expect(page.getByRole('radio', { name: 'On a day' })).toBeFocused();
   await expectAxeClean(page);
   expect(await query("SELECT 1 FROM api_keys WHERE name = 'From the past'")).toEqual([]);
+});
+
+test('the form states the data-use rule before its Create key button', async ({ page }) => {
+  await signIn(page, ADMIN.email);
+  const rule = page.locator('form #data-use');
+  await expect(rule).toHaveText(`Use of the data. ${DATA_USE_RULE} Whoever holds the key is bound by this.`);
+  await expect(page.locator('form #data-use ~ div').getByRole('button', { name: 'Create key' })).toBeVisible();
 });
 
 test('a failed submit focuses the first field in error', async ({ page }) => {

@@ -6,6 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashKey } from '@/lib/auth/api-keys';
 import { sql } from '@/lib/db';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { PROTOCOL_RATE_LIMIT, RATE_LIMIT } from '@/lib/contract/limits';
 import { argumentsHash } from '@/lib/usage/tool-calls';
 import { mintKey } from '../support/api';
@@ -68,6 +69,10 @@ describe.each(SDKS)('with %s', (sdk) => {
   });
   afterAll(async () => {
     await client?.close();
+  });
+
+  it('tells the assistant the data-use rule in the instructions it connects with', () => {
+    expect(client.instructions()!.split('\n')).toContain(`Use of the data: ${DATA_USE_RULE}`);
   });
 
   it('lists the seven tools with titles, typed argument schemas, the envelope as output and read-only annotations', async () => {
@@ -468,6 +473,40 @@ describe('rate limit', () => {
     expect(call.headers.get('ratelimit-policy')).toBe(`"default";q=${RATE_LIMIT.limit};w=${RATE_LIMIT.windowSeconds}`);
     const viaRest = await server.request('/api/v1/clients', { key: connecting });
     expect(window(viaRest)).toEqual([String(RATE_LIMIT.limit), String(RATE_LIMIT.limit - 2)]);
+  });
+
+  it.each(SDKS)('spends none of the data window on %s’s own connect sequence (its GET probe answered 405 included), nor on a DELETE', async (sdk) => {
+    await awayFromWindowEdge();
+    const connecting = await mintKey({ orgId, scopes: ['ads:read', 'social:read'] });
+    // Every request the SDK's transport makes, with the window that counted it; the GET probe is sent
+    // without being awaited by the SDK, so the test waits for each request itself.
+    const sent: Promise<{ request: string; status: number; limit: string | null }>[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const made = fetch(input, init);
+      sent.push(
+        made.then(async (response) => {
+          const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method: string }) : null;
+          return { request: `${init?.method ?? 'GET'} ${body?.method ?? ''}`.trim(), status: response.status, limit: response.headers.get('x-ratelimit-limit') };
+        }),
+      );
+      return made;
+    };
+    const client = await connect(sdk, server.origin, connecting, recording);
+    try {
+      expect(await client.listTools()).toHaveLength(TOOLS.length);
+    } finally {
+      await client.close();
+    }
+    const deleted = await server.request(MCP_PATH, { key: connecting, method: 'DELETE' });
+    expect(deleted.status).toBe(405);
+    expect(deleted.headers.get('x-ratelimit-limit')).toBe(String(PROTOCOL_RATE_LIMIT.limit));
+    const requests = await Promise.all(sent);
+    expect(requests.map(({ request }) => request)).toEqual(expect.arrayContaining(['POST initialize', 'POST notifications/initialized', 'POST tools/list']));
+    expect(requests).toContainEqual({ request: 'GET', status: 405, limit: String(PROTOCOL_RATE_LIMIT.limit) });
+    for (const request of requests) expect(request.limit, request.request).toBe(String(PROTOCOL_RATE_LIMIT.limit));
+    // The data window is whole: REST's first request with the key is its first unit.
+    const viaRest = await server.request('/api/v1/clients', { key: connecting });
+    expect(viaRest.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT.limit - 1));
   });
 
   it('counts a tool call once in the data window whether it fails validation, names no tool, or rides in a batch with protocol messages', async () => {

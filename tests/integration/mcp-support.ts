@@ -27,6 +27,8 @@ export interface ListedTool {
 /** One connected client, whichever SDK it is. */
 export interface McpTestClient {
   sdk: string;
+  /** The server's `instructions`, as the SDK kept them from connecting. */
+  instructions(): string | undefined;
   listTools(): Promise<ListedTool[]>;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   close(): Promise<void>;
@@ -35,24 +37,27 @@ export interface McpTestClient {
 export type SdkName = '@modelcontextprotocol/client 2.x' | '@modelcontextprotocol/sdk 1.x';
 export const SDKS: SdkName[] = ['@modelcontextprotocol/client 2.x', '@modelcontextprotocol/sdk 1.x'];
 
-export async function connect(sdk: SdkName, origin: string, token: string): Promise<McpTestClient> {
+/** Connects with the SDK's own connect sequence; `fetch`, when given, carries every request the transport makes. */
+export async function connect(sdk: SdkName, origin: string, token: string, fetch?: typeof globalThis.fetch): Promise<McpTestClient> {
   const url = new URL(MCP_PATH, origin);
   const requestInit = { headers: { Authorization: `Bearer ${token}` } };
   const info = { name: 'metrics-api-tests', version: '1.0.0' };
   if (sdk === '@modelcontextprotocol/client 2.x') {
     const client = new ClientV2(info);
-    await client.connect(new TransportV2(url, { requestInit }));
+    await client.connect(new TransportV2(url, { requestInit, fetch }));
     return {
       sdk,
+      instructions: () => client.getInstructions(),
       listTools: async () => (await client.listTools()).tools as ListedTool[],
       callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
       close: () => client.close(),
     };
   }
   const client = new ClientV1(info);
-  await client.connect(new TransportV1(url, { requestInit }));
+  await client.connect(new TransportV1(url, { requestInit, fetch }));
   return {
     sdk,
+    instructions: () => client.getInstructions(),
     listTools: async () => (await client.listTools()).tools as ListedTool[],
     callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
     close: () => client.close(),

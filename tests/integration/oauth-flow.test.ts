@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sql } from '@/lib/db';
 import { ROTATION_RACE_GRACE_S } from '@/lib/oauth/adapter';
 import { METADATA_HOST_REFUSED, METADATA_HOST_UNREACHABLE } from '@/lib/oauth/client-metadata';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { SCOPE_WORDS } from '@/lib/oauth/consent';
 import { listConnectedApps, revokeConnectedApp } from '@/lib/oauth/grants';
 import { verifyAccessToken } from '@/lib/oauth/verify';
@@ -227,6 +228,21 @@ describe('scopes as clients send them', () => {
     return [...list.matchAll(/<li>(.*?)<\/li>/g)].map((match) => match[1]!).filter((line) => !line.startsWith('Nothing else'));
   }
 
+  it('states the data-use rule on the consent screen, before Allow', async () => {
+    const client = await registeredClient();
+    const jar = new CookieJar();
+    jar.set('metrics_session', await sessionOf(admin.userId));
+    const authorize = await jar.fetch((await authorizationUrl(as, client.client_id, REDIRECT)).url.href);
+    expect(authorize.status).toBe(303);
+    const page = await jar.fetch(new URL(authorize.headers.get('location')!, server.origin).href);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const rule = html.indexOf(`<h2 class="consent-heading">How it may use the data</h2><p class="hint" id="data-use">${DATA_USE_RULE}</p>`);
+    expect(rule).toBeGreaterThan(0);
+    expect(html.indexOf('value="allow"')).toBeGreaterThan(rule);
+  });
+
   it.each([
     ['ads:read openid offline_access', ['ads:read']],
     ['ads:read web:read', ['ads:read']],
@@ -264,6 +280,36 @@ describe('registration', () => {
     const callback = await consentOverHttp(server.origin, new CookieJar(), await sessionOf(admin.userId), start.url, { decision: 'allow', orgId: admin.orgId });
     expect(`${callback.origin}${callback.pathname}`).toBe('http://localhost:50123/callback');
     expect((await exchangeCode(as, client, callback, start, otherPort)).scope).toBe('ads:read social:read');
+  });
+
+  it.each([
+    ['registered with the slash, asked for without', 'http://127.0.0.1:33418/', 'http://127.0.0.1:33418'],
+    ['registered without the slash, asked for with', 'http://127.0.0.1:33418', 'http://127.0.0.1:33418/'],
+    ['on [::1] and another port, without the slash', 'http://[::1]:33418/', 'http://[::1]:40123'],
+  ])('approves a loopback redirect %s (RFC 8252 §7.3: an empty path is /, any port)', async (_name, registered, asked) => {
+    const client = await register(as, { client_name: 'VS Code', redirect_uris: [registered] });
+    const start = await authorizationUrl(as, client.client_id, asked);
+    const callback = await consentOverHttp(server.origin, new CookieJar(), await sessionOf(admin.userId), start.url, { decision: 'allow', orgId: admin.orgId });
+    // The code goes to the URI the client asked for, and the token request names that one.
+    expect(`${callback.origin}${callback.pathname}`).toBe(new URL(asked).href);
+    expect(callback.searchParams.get('state')).toBe(start.state);
+    expect((await exchangeCode(as, client, callback, start, asked)).scope).toBe('ads:read social:read');
+  });
+
+  it.each([
+    ['a web redirect with a slash added', 'https://client.example/callback', 'https://client.example/callback/'],
+    ['a web origin without its slash', 'https://client.example/', 'https://client.example'],
+    ['a web redirect with its default port written', 'https://client.example/callback', 'https://client.example:443/callback'],
+    ['a web redirect in other letter case', 'https://client.example/callback', 'https://client.example/Callback'],
+    ['a loopback redirect on another path', 'http://127.0.0.1:33418/callback', 'http://127.0.0.1:33418/callback/'],
+    ['a loopback redirect on another loopback host', 'http://127.0.0.1:33418/', 'http://localhost:33418/'],
+    ['a loopback redirect with another query', 'http://127.0.0.1:33418/cb?a=1', 'http://127.0.0.1:33418/cb?a=2'],
+  ])('refuses %s as invalid_redirect_uri on a page (only loopback port and empty path are forgiven)', async (_name, registered, asked) => {
+    const client = await register(as, { client_name: 'Exact', redirect_uris: [registered] });
+    const answer = await authorizeError(await authorizationUrl(as, client.client_id, asked));
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeNull();
+    expect(answer.page).toContain('<code id="error">invalid_redirect_uri</code>');
   });
 
   it.each([

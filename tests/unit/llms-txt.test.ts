@@ -1,6 +1,7 @@
 // /llms.txt in llmstxt.org's format: a title, a summary quote, details, then sections of links; every
 // link absolute under APP_URL; every REST operation and every MCP tool listed; served as text/plain.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { TOOL_OPERATIONS } from '@/lib/mcp/catalogue';
 import { llmsTxt } from '@/lib/openapi/llms-txt';
 import { allOperations } from '@/lib/operations/registry';
@@ -25,6 +26,8 @@ describe('llms.txt', () => {
     expect(lines[0]).toBe('# Metrics API');
     expect(lines[1]).toBe('');
     expect(lines[2]).toMatch(/^> Read-only access to .+\.$/);
+    // The data-use rule comes first among the details, before anything on how to call.
+    expect(lines[4]).toBe(`- Use of the data: ${DATA_USE_RULE}`);
     expect(lines.filter((line) => line.startsWith('# '))).toHaveLength(1);
     expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## Docs', '## REST API', '## MCP server']);
     // After the first section, every non-empty line is a link with its note.

@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { SCOPES } from '@/lib/contract/scopes';
 import { ERROR_CODES, type ErrorCode } from '@/lib/contract/errors';
 import { parseQuery } from '@/lib/contract/query';
@@ -59,6 +60,15 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1.0 with interface version 1.0.0', () => {
     expect(document.openapi).toBe('3.1.0');
     expect((document.info as { version: string }).version).toBe('1.0.0');
+  });
+
+  it('states the data-use rule in its description, which /docs/api renders', () => {
+    const description = (document.info as { description: string }).description;
+    expect(description).toContain(`\n## Use of the data\n${DATA_USE_RULE}\n`);
+    // The rule in our words still says all four things the contract requires.
+    for (const part of ['only on behalf of the business that connected the account', 'only for that business', 'Never sell or license it', 'never combine it across businesses', 'profiles of individual people']) {
+      expect(DATA_USE_RULE).toContain(part);
+    }
   });
 
   it('passes @seriousme/openapi-schema-validator', async () => {

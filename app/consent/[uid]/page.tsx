@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import Link from 'next/link';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { consentRequest, SCOPE_WORDS, type ConsentOrganisation } from '@/lib/oauth/consent';
 import { CSRF_FIELD, currentSession } from '@/lib/session/current';
 import { signInPathReturningTo } from '@/lib/session/return-to';
@@ -75,6 +76,10 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
               <input type="hidden" name="orgId" value={onlyOrg!.orgId} />
             </p>
           )}
+          <div className="field">
+            <h2 className="consent-heading">How it may use the data</h2>
+            <p className="hint" id="data-use">{DATA_USE_RULE}</p>
+          </div>
           <p className="hint">
             {request.staysOnDevice
               ? 'After you answer, you go back to the app on this device.'

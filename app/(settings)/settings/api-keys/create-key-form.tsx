@@ -1,5 +1,6 @@
 'use client';
 import { useActionState, useEffect, useRef, useState, type FormEvent } from 'react';
+import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import type { KeyFormErrors, KeyFormField } from '@/lib/settings/key-form';
 import { createKeyAction, type CreateKeyState } from './actions';
 import { useKeyFormDraft } from './key-form-draft';
@@ -96,6 +97,9 @@ export function CreateKeyForm({ csrfField, csrfToken, scopes, clients, nameMax, 
         <ScopePicker scopes={scopes} checked={values?.scopes} error={errors.scopes} />
         <ClientPicker clients={clients} access={values?.clientAccess} checked={values?.clients} error={errors.clients} />
         <ExpiryField options={expiry} choice={values?.expiry} day={values?.expiresOn} error={errors.expiresOn} />
+        <p className="hint" id="data-use">
+          <strong>Use of the data.</strong> {DATA_USE_RULE} Whoever holds the key is bound by this.
+        </p>
         <div>
           <button type="submit" className="button primary" disabled={pending}>
             {pending ? 'Creating…' : 'Create key'}
