@@ -6,9 +6,8 @@ import { positiveIntegerFromEnv } from '../env';
 import type { ApiKeyOrigin, Prisma } from '../generated/prisma/client';
 import { AUDIT_ACTIONS, recordAuditEvent } from '../audit/events';
 import type { Scope } from '../contract/scopes';
+import { KEY_PREFIX } from '../key-format';
 
-export const KEY_PREFIX = 'mk_live_';
-export const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;
 /** How many leading characters of a key are stored and shown to tell keys apart. */
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 

@@ -3,7 +3,8 @@
 import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../contract/errors';
-import { hashKey, KEY_PATTERN, KEY_PREFIX } from './api-keys';
+import { hashKey } from './api-keys';
+import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';
 import { isScope } from '../contract/scopes';

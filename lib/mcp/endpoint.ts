@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createMcpHandler } from 'mcp-handler';
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
-import { KEY_PREFIX } from '../auth/api-keys';
+import { KEY_PREFIX } from '../key-format';
 import { credentialId, type AuthContext } from '../contract/credential';
 import { DATA_USE_RULE } from '../contract/data-use';
 import { OAUTH_SCOPES } from '../contract/scopes';

@@ -4,7 +4,7 @@
 // ./examples.ts and link to APP_URL, so the document is built when the server runs, not at build time.
 import { z } from 'zod';
 import { appUrl } from '../app-url';
-import { KEY_PREFIX } from '../auth/api-keys';
+import { KEY_PREFIX } from '../key-format';
 import { DATA_USE_RULE } from '../contract/data-use';
 import { SCOPES } from '../contract/scopes';
 import { envelopeSchema } from '../contract/envelope';

@@ -6,7 +6,7 @@
 // (tests/unit/platform-openapi.test.ts) validates every example against its schema, and every request
 // example against the operation's own query parser.
 import { z } from 'zod';
-import { KEY_PREFIX } from '../auth/api-keys';
+import { KEY_PREFIX } from '../key-format';
 import { ApiError, type ErrorCode } from '../contract/errors';
 import type { Operation } from '../contract/operation';
 import { parseQuery, type QuerySchema } from '../contract/query';

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { redactedPath } from '../text/credential-redaction.ts';
 import { logger } from './logger.ts';
 import { metrics } from './metrics.ts';
 import { requestStorage, type Door, type RequestRecord } from './request.ts';
@@ -65,7 +66,7 @@ export function observeRequest(table: RouteTable, req: IncomingMessage, res: Ser
       requestId: record.requestId,
       traceId: record.traceId,
       method: req.method,
-      path: pathname,
+      path: redactedPath(pathname),
       route,
       door,
       status,

@@ -12,7 +12,9 @@
 // 401 is logged only when its Authorization header names a key of ours (a revoked or expired key, or
 // a key sent alongside a second one in the query): the key's hash is resolved to the key at flush time,
 // so the refusal costs no lookup; an unknown credential belongs to no organisation and is not logged.
-import { KEY_PREFIX, KEY_PATTERN, hashKey } from '../auth/api-keys';
+import { hashKey } from '../auth/api-keys';
+import { KEY_PATTERN } from '../key-format';
+import { looksLikeCredential, REDACTED, redactedPath, SECRET_NAME } from '../text/credential-redaction';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql, SqlParams } from '../db';
@@ -72,8 +74,6 @@ export const REQUEST_COUNTS_RETENTION_DAYS = 90;
 const PATH_MAX = 512;
 const QUERY_MAX = 1_024;
 
-export const REDACTED = 'REDACTED';
-
 export interface RequestLogSettings {
   enabled: boolean;
   retentionDays: number;
@@ -91,33 +91,6 @@ export function requestLogSettings(): RequestLogSettings {
   };
 }
 
-// What looks like a credential in a URL: one of our keys, a bearer-style opaque token or JWT (a run of
-// 32 or more base64 characters besides the UUIDs this API takes, which no parameter of this API has),
-// and any value of a parameter whose name says it holds one. Each is looked for in the decoded text
-// (a key percent-encoded in a path segment is still a key), and with the characters between pieces
-// of a secret ignored: a key split in two by a `+` (read as a space) or a `%2C` is still a key.
-const SECRET_NAME = /key|token|secret|pass|pwd|auth|bearer|credential|signature|session|code|sig$/i;
-const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const OPAQUE_RUN = /[A-Za-z0-9_\-.~+/=]{32,}/;
-/** Anything outside the alphabets of keys, tokens and JWTs: what may split a secret, ignored when looking for one. */
-const SEPARATORS = /[^A-Za-z0-9_\-.~+/=]+/g;
-
-export function looksLikeCredential(text: string): boolean {
-  return text.split(UUIDS).some((part) => {
-    const joined = part.replace(SEPARATORS, '');
-    return joined.includes(KEY_PREFIX) || OPAQUE_RUN.test(joined);
-  });
-}
-
-/** A path segment as the app reads it; one whose percent-encoding does not decode, as it came. */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
  * The path and query of a request as the log keeps them: a path segment or a parameter value that
  * looks like a credential, and every value of a parameter named like one, replaced by `REDACTED`;
@@ -125,11 +98,7 @@ function decodedSegment(segment: string): string {
  */
 export function redactUrl(url: string): { path: string; query: string } {
   const parsed = new URL(url);
-  const path = parsed.pathname
-    .split('/')
-    .map((segment) => (looksLikeCredential(decodedSegment(segment)) ? REDACTED : segment))
-    .join('/')
-    .slice(0, PATH_MAX);
+  const path = redactedPath(parsed.pathname).slice(0, PATH_MAX);
   const query = new URLSearchParams();
   for (const [name, value] of parsed.searchParams) {
     const safeName = looksLikeCredential(name) ? REDACTED : name;

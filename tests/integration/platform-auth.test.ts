@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
-import { KEY_PREFIX } from '@/lib/auth/api-keys';
+import { KEY_PREFIX } from '@/lib/key-format';
 import { SCOPES, type Scope } from '@/lib/contract/scopes';
 import { sql } from '@/lib/db';
 import { allOperations } from '@/lib/operations/registry';

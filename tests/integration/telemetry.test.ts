@@ -170,6 +170,14 @@ describe('the log', () => {
     expect(entries.find((entry) => entry.msg?.startsWith('Metrics API listening on '))).toBeDefined();
     expect(JSON.stringify(entries)).not.toContain(key.slice('mk_live_'.length));
   });
+
+  it('shows a path segment that looks like a credential as REDACTED, as the request log does', async () => {
+    const answer = await server.request(`/api/v1/${key}/overview`, { key });
+    expect(answer.status).toBe(404);
+    const line = await requestLine(answer.headers.get('x-request-id')!);
+    expect(line).toMatchObject({ method: 'GET', path: '/api/v1/REDACTED/overview', door: 'rest', status: 404 });
+    expect(JSON.stringify(server.logEntries())).not.toContain(key.slice('mk_live_'.length));
+  });
 });
 
 describe('the metrics', () => {
