@@ -119,7 +119,7 @@ export function clientGuides(url: string): ClientGuide[] {
       id: 'inspector',
       name: 'MCP Inspector',
       steps: [
-        'The Inspector’s command line sends an API key: replace `<key>` with your key and run the command (Node.js 22 or later).',
+        'The Inspector’s command line sends an API key: replace `<key>` with your key and run the command (Node.js 22.19 or later: on an older one the Inspector stops with an error that does not say so).',
         'To call a tool, replace `--method tools/list` with `--method tools/call --tool-name list_clients`.',
       ],
       snippet: {
