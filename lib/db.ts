@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { fairTurns, type FairTurns } from './fair-turns';
 import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaStatus, type ReplicaVerdict } from './db-replica';
 import { PrismaClient } from './generated/prisma/client';
 import { isUnavailable } from './http/unavailable';
@@ -25,6 +26,8 @@ interface Db {
   primary: Database;
   /** A few connections of their own on the primary for the lookups each request makes before its operation (see gateSql). */
   gatePool: pg.Pool;
+  /** Turns at the gate's connections, shared fairly between organisations (see gateSql). */
+  gateTurns: FairTurns;
   /** When a statement on the gate's connections last answered (ms since the epoch): see gateBusy. */
   gateAnsweredAt: number;
   prisma: PrismaClient;
@@ -38,6 +41,8 @@ export const CONNECTION_WAIT_MS = 5_000;
 
 /** Connections of the gate's pool: a credential lookup takes well under a millisecond of each. */
 const GATE_POOL_SIZE = 3;
+/** One organisation's lookups hold at most this many of them: one is always free for the others. */
+const GATE_CONNECTIONS_PER_ORG = GATE_POOL_SIZE - 1;
 
 /** How much longer than the statement timeout the client waits for an answer (see query_timeout). */
 const QUERY_TIMEOUT_MARGIN_MS = 1_000;
@@ -125,9 +130,19 @@ function createDb(): Db {
   const replica = replicaUrl ? createDatabase('replica', replicaUrl, settings) : null;
   const gatePool = new pg.Pool({ ...primary.pool.options, max: GATE_POOL_SIZE });
   gatePool.on('error', () => {});
+  const gateTurns = fairTurns({
+    total: GATE_POOL_SIZE,
+    perLane: GATE_CONNECTIONS_PER_ORG,
+    // As unbounded as pg's own queue, and bounded in time as a wait for one of its connections is.
+    queue: Number.MAX_SAFE_INTEGER,
+    maxWaitMs: CONNECTION_WAIT_MS,
+    // Worded as pg words its own wait for a connection running out, which is a 503 (lib/http/unavailable.ts).
+    refusal: () => new Error(`timeout exceeded when trying to connect: the gate's connections stayed in use for ${CONNECTION_WAIT_MS} ms`),
+  });
   return {
     primary,
     gatePool,
+    gateTurns,
     gateAnsweredAt: 0,
     prisma: new PrismaClient({ adapter: new PrismaPg(primary.pool) }),
     replica: replica && {
@@ -287,16 +302,24 @@ export async function replicaState(): Promise<ReplicaVerdict | { state: 'none' }
 
 /**
  * `sql` on the gate's own connections, for the lookups a request makes before its operation runs
- * (its credential, its organisation's data version). An operation runs several statements at once,
- * so a flood of one organisation's heavy requests can hold every connection of the main pool; the
- * next request of another organisation must still have its credential checked at once, not wait
- * behind those statements for a connection (and be refused after CONNECTION_WAIT_MS).
+ * (its credential). An operation runs several statements at once, so a flood of one organisation's
+ * heavy requests can hold every connection of the main pool; the next request of another organisation
+ * must still have its credential checked at once, not wait behind those statements for a connection
+ * (and be refused after CONNECTION_WAIT_MS). `lane` is whose lookup it is (lib/auth/org-hints.ts): the
+ * lanes take turns at the connections round robin, and one lane holds at most GATE_CONNECTIONS_PER_ORG
+ * of them, so one organisation's flood of lookups (a flood of refusals costs one each) never keeps
+ * another's waiting behind it, as one queue in arrival order did.
  */
-export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
+export async function gateSql<Row extends pg.QueryResultRow>(text: string, values: unknown[], lane: string): Promise<Row[]> {
   const current = db();
-  const rows = await runStatement<Row>(current.gatePool, 'gate', { name: current.primary.statementNames.nameOf(text), text, values });
-  current.gateAnsweredAt = Date.now();
-  return rows;
+  await current.gateTurns.take(lane);
+  try {
+    const rows = await runStatement<Row>(current.gatePool, 'gate', { name: current.primary.statementNames.nameOf(text), text, values });
+    current.gateAnsweredAt = Date.now();
+    return rows;
+  } finally {
+    current.gateTurns.release(lane);
+  }
 }
 
 /**

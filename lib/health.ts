@@ -40,7 +40,7 @@ export async function check(probe: () => Promise<unknown>): Promise<CheckState> 
 let latest: { startedAt: number; state: Promise<DatabaseState> } | null = null;
 
 async function checkDatabase(): Promise<DatabaseState> {
-  if ((await check(() => gateSql('SELECT 1'))) === 'ok') return 'ok';
+  if ((await check(() => gateSql('SELECT 1', [], 'readiness'))) === 'ok') return 'ok';
   return gateBusy() ? 'busy' : 'unreachable';
 }
 

@@ -7,6 +7,7 @@ import { hashKey } from './api-keys';
 import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';
+import { lookupLane, rememberOrg } from './org-hints';
 import { isScope } from '../contract/scopes';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
@@ -81,7 +82,9 @@ export async function authenticate(request: Request): Promise<ApiKeyContext> {
   if (!match || !KEY_PATTERN.test(match[1]!)) {
     throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
   }
-  const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hashKey(match[1]!)]);
+  const hash = hashKey(match[1]!);
+  const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hash], lookupLane(hash));
+  if (row) rememberOrg(hash, row.org_id);
   const now = Date.now();
   const ended = (at: Date | null) => at !== null && at.getTime() <= now;
   if (!row || row.revoked_at || ended(row.expires_at) || ended(row.retires_at)) {

@@ -7,6 +7,7 @@ import type { OAuthGrantContext } from '../contract/credential';
 import { recordGrantUse } from '../auth/last-used';
 import { membershipClientIds } from '../auth/reach';
 import { OAUTH_SCOPES, type Scope } from '../contract/scopes';
+import { lookupLane, rememberOrg } from '../auth/org-hints';
 import { gateSql } from '../db';
 import { storedId } from './adapter';
 
@@ -36,6 +37,8 @@ function audienceIsMcp(aud: string | string[] | undefined): boolean {
  */
 export async function verifyAccessToken(token: string, now = Date.now()): Promise<OAuthGrantContext | null> {
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+  const id = storedId('AccessToken', token);
+  const lane = lookupLane(id);
   const [row] = await gateSql<TokenRow>(
     `SELECT t.payload AS token, g.id AS "grantId", g.client_name AS "clientName", g.account_id AS "userId",
             g.org_id AS "orgId", o.name AS "orgName", m.id AS "membershipId", m.role::text AS role
@@ -44,14 +47,16 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
        JOIN organizations o ON o.id = g.org_id
        JOIN memberships m ON m.org_id = g.org_id AND m.user_id::text = g.account_id
       WHERE t.model = 'AccessToken' AND t.id = $1 AND t.expires_at > now()`,
-    [storedId('AccessToken', token)],
+    [id],
+    lane,
   );
+  if (row) rememberOrg(id, row.orgId);
   if (!row || !audienceIsMcp(row.token.aud) || row.token.accountId !== row.userId) return null;
   if (typeof row.token.exp !== 'number' || row.token.exp * 1000 <= now) return null;
 
   const granted = new Set((row.token.scope ?? '').split(' '));
   const scopes: Scope[] = OAUTH_SCOPES.filter((scope) => granted.has(scope));
-  const clientIds = await membershipClientIds({ id: row.membershipId, role: row.role }, gateSql);
+  const clientIds = await membershipClientIds({ id: row.membershipId, role: row.role }, (text, values) => gateSql(text, values, lane));
   void recordGrantUse(row.grantId);
   return {
     kind: 'oauth_grant',

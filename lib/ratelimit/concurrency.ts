@@ -9,6 +9,7 @@
 import { CONNECTION_WAIT_MS } from '../db';
 import { positiveIntegerFromEnv } from '../env';
 import { ApiError } from '../contract/errors';
+import { fairTurns } from '../fair-turns';
 import { metrics, sampleOnScrape } from '../telemetry/metrics';
 
 export interface ConcurrencyLimits {
@@ -40,11 +41,6 @@ export interface ConcurrencyGate {
   stats(): { running: number; waiting: number };
 }
 
-interface Waiter {
-  grant(): void;
-  refuse(reason: 'queue_full' | 'timeout'): void;
-}
-
 function add(counts: Map<string, number>, key: string, delta: number): void {
   const value = (counts.get(key) ?? 0) + delta;
   if (value === 0) counts.delete(key);
@@ -52,97 +48,23 @@ function add(counts: Map<string, number>, key: string, delta: number): void {
 }
 
 export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
-  // Entries exist only while requests are in flight, so the maps hold at most total + queue entries.
+  // Entries exist only while requests are in flight, so the map holds at most total + queue entries.
   const inFlight = new Map<string, number>();
-  const runningOf = new Map<string, number>();
-  let running = 0;
-  // Each organisation's waiting requests in arrival order. The map's order is the rotation: the
-  // organisation at the front is served first, and after a turn it goes to the back.
-  const waiting = new Map<string, Waiter[]>();
-  let waitingCount = 0;
-
   const { concurrencyWait, concurrencyRefusals } = metrics();
-  const busy = (reason: 'queue_full' | 'timeout') => {
-    concurrencyRefusals.inc({ reason });
-    return new ApiError('unavailable', 'The server is at its limit of requests in progress. Retry after the seconds in Retry-After.', {
-      headers: { 'Retry-After': RETRY_AFTER_SECONDS },
-    });
-  };
-
-  const mayRun = (org: string) => running < limits.total && (runningOf.get(org) ?? 0) < limits.perOrg;
-
-  function startTurn(org: string): void {
-    running++;
-    add(runningOf, org, 1);
-  }
-
-  function leaveQueue(org: string, waiter: Waiter): void {
-    const queue = waiting.get(org)!;
-    queue.splice(queue.indexOf(waiter), 1);
-    if (queue.length === 0) waiting.delete(org);
-    waitingCount--;
-  }
-
-  /**
-   * When the queue is full, an organisation with fewer requests waiting than another takes the place
-   * of that one's newest: a flood from one organisation fills the queue only until others need it.
-   */
-  function makeRoomFor(org: string): boolean {
-    const mine = waiting.get(org)?.length ?? 0;
-    let longest: Waiter[] | undefined;
-    for (const queue of waiting.values()) if (queue.length > (longest?.length ?? mine)) longest = queue;
-    if (!longest) return false;
-    longest.at(-1)!.refuse('queue_full');
-    return true;
-  }
-
-  async function takeTurn(org: string): Promise<void> {
-    if (mayRun(org)) {
-      startTurn(org);
-      return;
-    }
-    if (waitingCount >= limits.queue && !makeRoomFor(org)) throw busy('queue_full');
-    const queuedAt = performance.now();
-    const waited = () => concurrencyWait.observe((performance.now() - queuedAt) / 1000);
-    await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        grant() {
-          clearTimeout(timer);
-          waited();
-          startTurn(org);
-          resolve();
-        },
-        refuse(reason) {
-          clearTimeout(timer);
-          waited();
-          leaveQueue(org, waiter);
-          reject(busy(reason));
-        },
-      };
-      const timer = setTimeout(() => waiter.refuse('timeout'), limits.maxWaitMs);
-      const queue = waiting.get(org);
-      if (queue) queue.push(waiter);
-      else waiting.set(org, [waiter]);
-      waitingCount++;
-    });
-  }
-
-  function endTurn(org: string): void {
-    running--;
-    add(runningOf, org, -1);
-    // Round robin: the first organisation in the rotation that is below its share takes the turn, and
-    // goes to the back. A map visits entries re-added while it is iterated, so this loop hands out every
-    // turn that is free, one organisation after another, and ends when none is or nobody may take it.
-    for (const [next, queue] of waiting) {
-      if (running >= limits.total) return;
-      if (!mayRun(next)) continue;
-      const waiter = queue.shift()!;
-      waiting.delete(next);
-      if (queue.length > 0) waiting.set(next, queue);
-      waitingCount--;
-      waiter.grant();
-    }
-  }
+  // The organisations are the lanes: each runs at most its share of the turns.
+  const turns = fairTurns({
+    total: limits.total,
+    perLane: limits.perOrg,
+    queue: limits.queue,
+    maxWaitMs: limits.maxWaitMs,
+    refusal(reason) {
+      concurrencyRefusals.inc({ reason });
+      return new ApiError('unavailable', 'The server is at its limit of requests in progress. Retry after the seconds in Retry-After.', {
+        headers: { 'Retry-After': RETRY_AFTER_SECONDS },
+      });
+    },
+    waited: (ms) => concurrencyWait.observe(ms / 1000),
+  });
 
   return {
     async run({ credential, org }, fn) {
@@ -156,17 +78,17 @@ export function concurrencyGate(limits: ConcurrencyLimits): ConcurrencyGate {
       }
       add(inFlight, credential, 1);
       try {
-        await takeTurn(org);
+        await turns.take(org);
         try {
           return await fn();
         } finally {
-          endTurn(org);
+          turns.release(org);
         }
       } finally {
         add(inFlight, credential, -1);
       }
     },
-    stats: () => ({ running, waiting: waitingCount }),
+    stats: () => turns.stats(),
   };
 }
 

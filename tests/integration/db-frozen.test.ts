@@ -31,7 +31,7 @@ describe('a database that stops answering', () => {
 
   it.each([
     ['sql', () => sql('SELECT 1')],
-    ['gateSql', () => gateSql('SELECT 1')],
+    ['gateSql', () => gateSql('SELECT 1', [], 'a lane')],
     ['Prisma', () => prisma().organization.count()],
     ['a Prisma transaction', () => prisma().$transaction((tx) => tx.organization.count())],
   ])('%s: a query on an open connection fails within the bound, as 503 unavailable', async (_, query) => {
