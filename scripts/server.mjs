@@ -16,15 +16,20 @@
 // becomes the request's JSON log line and its sample of the metrics, served on METRICS_PORT when set
 // (lib/telemetry/server.ts). CONNECTION_LIMITS bound how long a connection may take to send its
 // request or sit idle. Every line the process prints goes through the one logger (lib/telemetry/logger.ts).
+// V8's heap is bounded from the memory the process may use unless the operator chose (scripts/heap-limit.ts).
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
-import compression from 'compression';
-import { logger } from '../lib/telemetry/logger.ts';
-import { observeRequest, routeTable, serveMetrics } from '../lib/telemetry/server.ts';
-import { drainOnSignals } from './drain.mjs';
+import { boundHeap } from './heap-limit.ts';
+
+// First, before the rest is loaded: the server may start itself again with a bound on its heap.
+boundHeap();
+const { default: compression } = await import('compression');
+const { logger } = await import('../lib/telemetry/logger.ts');
+const { observeRequest, routeTable, serveMetrics } = await import('../lib/telemetry/server.ts');
+const { drainOnSignals } = await import('./drain.mjs');
 
 // As `next start` does: React and Next.js choose their production code by it when they load.
 process.env.NODE_ENV = 'production';

@@ -1,0 +1,64 @@
+// The bound on V8's heap of `npm start`'s server (and so of the demo's and the cluster's instances,
+// which start the same script). Left to itself V8 sizes the heap from the machine's memory, not from
+// what the app needs: on a machine of 24 GB it lets the old generation reach about 4 GB and the young
+// one 192 MB before it collects in earnest, so an instance whose live heap is about 100 MB sat at
+// 600 MB and more under load (docs/performance/round-18-lean-and-fair.md). V8 takes its heap's size
+// only when the process starts, so when none was given the server starts itself again, in the same
+// process (execve: the same pid, signals and standard streams), with the bound below.
+//
+// Who decides, first match wins:
+//   1. a heap flag of the operator's own, in NODE_OPTIONS or on node's command line
+//      (--max-old-space-size, --max-semi-space-size or --max-heap-size): left as it is;
+//   2. SERVER_HEAP_MB: the old generation's bound in MB, or `off` for V8's own sizing;
+//   3. otherwise a quarter of the memory the process may use (the container's limit when it has one,
+//      else the machine's), at least MIN_OLD_SPACE_MB and at most MAX_OLD_SPACE_MB.
+import os from 'node:os';
+
+/**
+ * The old generation's bound when nothing else says: the app's live heap under the heaviest traffic
+ * measured is about 100 MB, so this leaves it room to grow without letting garbage pile up for GBs.
+ */
+const MAX_OLD_SPACE_MB = 256;
+/** In a small container the bound still leaves the app room to start and answer. */
+const MIN_OLD_SPACE_MB = 96;
+/** The young generation's semi-spaces: V8's default on a large machine is 64 MB each (three of them). */
+const SEMI_SPACE_MB = 8;
+
+const HEAP_FLAG = /(^|\s)--(max-old-space-size|max-semi-space-size|max-heap-size)(=|\s|$)/;
+
+/** The memory the process may use in bytes: its container's limit (cgroup) when lower than the machine's. */
+function memoryLimitBytes(): number {
+  const constrained = process.constrainedMemory?.() ?? 0;
+  const total = os.totalmem();
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/**
+ * The V8 flags the server should start with, or an empty list when it should start as it is. Pure, for
+ * the unit tests: the environment, node's own flags and the memory limit are its arguments.
+ */
+export function heapFlags({
+  env = process.env,
+  execArgv = process.execArgv,
+  limitBytes = memoryLimitBytes(),
+}: { env?: Record<string, string | undefined>; execArgv?: string[]; limitBytes?: number } = {}): string[] {
+  if (HEAP_FLAG.test(env.NODE_OPTIONS ?? '') || execArgv.some((flag) => HEAP_FLAG.test(flag))) return [];
+  const chosen = env.SERVER_HEAP_MB?.trim();
+  if (chosen === 'off') return [];
+  let oldSpaceMb: number;
+  if (chosen) {
+    if (!/^\d+$/.test(chosen) || Number(chosen) < 16) throw new Error(`SERVER_HEAP_MB must be a whole number of MB (16 or more) or off, not "${env.SERVER_HEAP_MB}"`);
+    oldSpaceMb = Number(chosen);
+  } else {
+    oldSpaceMb = Math.min(MAX_OLD_SPACE_MB, Math.max(MIN_OLD_SPACE_MB, Math.floor(limitBytes / 4 / 2 ** 20)));
+  }
+  return [`--max-old-space-size=${oldSpaceMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
+}
+
+/** Starts this process again with the heap's flags when it has none; returns only when it has them (or cannot). */
+export function boundHeap(): void {
+  const flags = heapFlags();
+  // process.execve: Node.js 22.15 and 23.11 on; not on Windows, where the server starts unbounded.
+  if (flags.length === 0 || typeof process.execve !== 'function') return;
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
