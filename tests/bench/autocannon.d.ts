@@ -23,6 +23,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     statusCodeStats: Record<string, { count: number }>;
+    /** Seconds the run took. */
+    duration: number;
   }
 
   interface Instance extends EventEmitter {

@@ -1,4 +1,4 @@
-// npm run bench:instance -- --database-url URL [--no-build] [--seconds 60] [--cache off|BYTES] [--ranges every]
+// npm run bench:instance -- --database-url URL [--no-build] [--seconds 60] [--cache off|BYTES] [--ranges every] [--keys N] [--starts 5]
 // What one instance of several costs (docs/performance/round-11-many-instances.md):
 // - cold start: from spawning `npm start`'s server (scripts/server.mjs, on the production build) to its
 //   first answered request: liveness (/api/health), then the first API call with a key (the first
@@ -7,18 +7,22 @@
 //   under `--seconds` of autocannon at c=8 over a mixed set of endpoints (every surface, ranges of 7
 //   to 366 days, the whole organisation and each client), with the response cache at its default
 //   size, at BYTES (`--cache 16777216`), or off (`--cache off`); `--ranges every` asks for every length from 1 to 366 days instead of
-//   four, so that nearly every request is a new answer and the cache fills to its cap.
+//   four, so that nearly every request is a new answer and the cache fills to its cap;
+//   `--keys N` sends it all with N keys used round robin past their limits, as clients that overrun them
+//   do (40 keys at c=8: most answers are 429); by default every request has a key within its limit.
+// - fairness (`--fairness SECONDS`, off by default): on a server with the response cache off, the first
+//   organisation floods (tests/bench/fairness.ts) while the second calls /api/v1/me; the second's p95 and slowest.
+// `--starts 0` skips the cold starts, `--seconds 0` the memory.
 // The database must hold seeded data (e.g. `npm run seed -- --scale demo`); keys are minted in it.
 import autocannon, { type Result } from 'autocannon';
-import { spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { closeDb, sql } from '@/lib/db';
 import { addDays } from '@/lib/time/days';
-import { SERVER_SCRIPT } from '../support/production-server';
 import { freePort } from '../../scripts/cluster/processes';
-import { mintKeyPool } from './keys';
-import { buildServer, DIST_DIR, startServer } from './server';
+import { mintKeyPool, overrunKeyPool } from './keys';
+import { fairnessLine, measureFairness, yearOfAdsPath } from './fairness';
+import { buildServer, coldStart, startServer } from './server';
 
 const { values } = parseArgs({
   options: {
@@ -27,40 +31,18 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     cache: { type: 'string', default: 'on' },
     ranges: { type: 'string', default: 'four' },
+    keys: { type: 'string' },
+    starts: { type: 'string', default: '5' },
+    fairness: { type: 'string', default: '0' },
   },
 });
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('--database-url (or DATABASE_URL) names a seeded database');
 process.env.DATABASE_URL = databaseUrl;
 const seconds = Number(values.seconds);
+const fairnessSeconds = Number(values.fairness);
 const log = (line: string) => console.log(line);
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-
-/** Milliseconds from spawn to the first 200 of liveness, then of an API call. */
-async function coldStart(key: string): Promise<{ liveMs: number; apiMs: number }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child = spawn(process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '' },
-    stdio: 'ignore',
-  });
-  const firstOk = async (path: string, headers: Record<string, string> = {}) => {
-    for (;;) {
-      try {
-        if ((await fetch(`${url}${path}`, { headers })).status === 200) return performance.now() - started;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
-  const liveMs = await firstOk('/api/health');
-  const apiMs = await firstOk('/api/v1/me', { authorization: `Bearer ${key}` });
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return { liveMs, apiMs };
-}
 
 /** Every surface, ranges of 7 to 366 days ending at the data's last day, whole organisation and each client. */
 async function mixedPaths(orgId: string, lengths: number[]): Promise<string[]> {
@@ -85,48 +67,68 @@ if (!org) throw new Error('the database holds no organisation: seed it first');
 if (!values['no-build']) await buildServer(databaseUrl, log);
 
 const starts = [];
+const startCount = Number(values.starts);
 const startKeys = await mintKeyPool(org.id, 5 * 10, log);
-for (let i = 0; i < 5; i++) starts.push(await coldStart(startKeys.next()));
-log(`cold start, spawn → first liveness 200: ${starts.map((s) => s.liveMs.toFixed(0)).join(', ')} ms (median ${median(starts.map((s) => s.liveMs)).toFixed(0)})`);
-log(`cold start, spawn → first API 200 (/me with a key): ${starts.map((s) => s.apiMs.toFixed(0)).join(', ')} ms (median ${median(starts.map((s) => s.apiMs)).toFixed(0)})`);
+for (let i = 0; i < startCount; i++) starts.push(await coldStart(databaseUrl, startKeys.next()));
+if (startCount > 0) log(`cold start, spawn → first liveness 200: ${starts.map((s) => s.liveMs.toFixed(0)).join(', ')} ms (median ${median(starts.map((s) => s.liveMs)).toFixed(0)})`);
+if (startCount > 0) log(`cold start, spawn → first API 200 (/me with a key): ${starts.map((s) => s.apiMs.toFixed(0)).join(', ')} ms (median ${median(starts.map((s) => s.apiMs)).toFixed(0)})`);
 
-const paths = await mixedPaths(org.id, values.ranges === 'every' ? Array.from({ length: 366 }, (_, i) => 366 - i) : [7, 30, 90, 366]);
-// At most ~1,000 requests a second on two cores; the pool refuses to hand out more than it minted.
-const keys = await mintKeyPool(org.id, seconds * 1_000, log);
-const cacheEnv: Record<string, string> = values.cache === 'off' || values.cache === 'on' ? {} : { RESPONSE_CACHE_MAX_BYTES: values.cache };
-const server = await startServer(databaseUrl, await freePort(), values.cache === 'off' ? 'cold' : 'warm', log, cacheEnv);
-const idleMb = server.memory().currentTreeRssMb;
-const samples: number[] = [];
-const sampler = setInterval(() => samples.push(server.memory().currentTreeRssMb), 1_000);
-const statuses: Record<string, number> = {};
-let next = 0;
-const result = await new Promise<Result>((resolve, reject) =>
-  autocannon(
-    {
-      url: server.url,
-      connections: 8,
-      duration: seconds,
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (request) => ({
-            ...request,
-            path: paths[next++ % paths.length]!,
-            headers: { ...request.headers, 'accept-encoding': 'gzip, deflate', authorization: `Bearer ${keys.next()}` },
-          }),
-        },
-      ],
-    },
-    (error, done) => (error ? reject(error) : resolve(done)),
-  ),
-);
-clearInterval(sampler);
-for (const [status, count] of Object.entries(result.statusCodeStats)) statuses[status] = count.count;
-const { peakTreeRssMb } = server.memory();
-await server.stop();
+/** `seconds` of the mixed load on a new server: its resident memory each second and the CPU it used. */
+async function measureMemory(orgId: string, databaseUrl: string): Promise<void> {
+  const paths = await mixedPaths(orgId, values.ranges === 'every' ? Array.from({ length: 366 }, (_, i) => 366 - i) : [7, 30, 90, 366]);
+  // At most ~1,000 requests a second on two cores; the pool refuses to hand out more than it minted.
+  const keys = values.keys ? await overrunKeyPool(orgId, Number(values.keys), log) : await mintKeyPool(orgId, seconds * 1_000, log);
+  const cacheEnv: Record<string, string> = values.cache === 'off' || values.cache === 'on' ? {} : { RESPONSE_CACHE_MAX_BYTES: values.cache };
+  const server = await startServer(databaseUrl, await freePort(), values.cache === 'off' ? 'cold' : 'warm', log, cacheEnv);
+  const idleMb = server.memory().currentTreeRssMb;
+  const cpuAtStart = server.cpuSeconds();
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(server.memory().currentTreeRssMb), 1_000);
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  const result = await new Promise<Result>((resolve, reject) =>
+    autocannon(
+      {
+        url: server.url,
+        connections: 8,
+        duration: seconds,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (request) => ({
+              ...request,
+              path: paths[next++ % paths.length]!,
+              headers: { ...request.headers, 'accept-encoding': 'gzip, deflate', authorization: `Bearer ${keys.next()}` },
+            }),
+          },
+        ],
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    ),
+  );
+  clearInterval(sampler);
+  for (const [status, count] of Object.entries(result.statusCodeStats)) statuses[status] = count.count;
+  const { peakTreeRssMb } = server.memory();
+  const cpuUnderLoad = server.cpuSeconds() - cpuAtStart;
+  await server.stop();
+
+  const lastHalf = samples.slice(Math.floor(samples.length / 2));
+  log(`${paths.length} distinct requests, ${result.requests.total} sent in ${seconds} s (${result.requests.average.toFixed(0)}/s), statuses ${JSON.stringify(statuses)}, errors ${result.errors}`);
+  log(`RSS: ${idleMb.toFixed(0)} MB after start; under load median of the last ${lastHalf.length} s ${median(lastHalf).toFixed(0)} MB, peak ${peakTreeRssMb.toFixed(0)} MB`);
+  log(`server CPU under load: ${cpuUnderLoad.toFixed(1)} s, ${((cpuUnderLoad / result.requests.total) * 1000).toFixed(2)} ms a request (load average ${os.loadavg()[0]!.toFixed(2)} at the end)`);
+  log(`RSS each second: ${samples.map((mb) => mb.toFixed(0)).join(' ')}`);
+}
+
+if (seconds > 0) await measureMemory(org.id, databaseUrl);
+if (fairnessSeconds > 0) {
+  const [other] = await sql<{ id: string }>('SELECT id FROM organizations WHERE id <> $1 ORDER BY name LIMIT 1', [org.id]);
+  if (!other) throw new Error('the fairness probe needs a second organisation in the database');
+  const server = await startServer(databaseUrl, await freePort(), 'cold', log);
+  try {
+    const fairness = await measureFairness({ baseUrl: server.url, floodOrgId: org.id, floodPath: await yearOfAdsPath(org.id), probeOrgId: other.id, seconds: fairnessSeconds, log });
+    log(fairnessLine(fairness));
+  } finally {
+    await server.stop();
+  }
+}
 await closeDb();
-
-const lastHalf = samples.slice(Math.floor(samples.length / 2));
-log(`${paths.length} distinct requests, ${result.requests.total} sent in ${seconds} s (${result.requests.average.toFixed(0)}/s), statuses ${JSON.stringify(statuses)}, errors ${result.errors}`);
-log(`RSS: ${idleMb.toFixed(0)} MB after start; under load median of the last ${lastHalf.length} s ${median(lastHalf).toFixed(0)} MB, peak ${peakTreeRssMb.toFixed(0)} MB`);
-log(`RSS each second: ${samples.map((mb) => mb.toFixed(0)).join(' ')}`);

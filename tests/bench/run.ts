@@ -4,7 +4,8 @@
 // warm path (a second server with the cache on, repeated queries); then how the cold path grows from
 // 30 to 366 days and from the `demo` dataset to `large`. Prints a table and writes bench-results/bench-<time>.json,
 // the plans of the slowest statements (explain-<time>.txt), copies of both as latest.json and
-// latest-explain.txt, and docs/performance.md's run section as latest.md. The load generator and the
+// latest-explain.txt, and docs/performance.md's run section as latest.md. Then the fairness probe (one
+// organisation floods, another calls /me) and the cold start, each on a server of its own. The load generator and the
 // floor run on the same machine as the server and PostgreSQL, so every figure includes their competition
 // for the same cores.
 //   --no-build    reuse the last build in .next-bench/ (only when the code has not changed since)
@@ -24,11 +25,14 @@ import { mintKeyPool, type KeyPool } from './keys';
 import { budgetMisses, measureToolAnswers, sizeTable } from './mcp-sizes';
 import { runAlternating, runLoad } from './load';
 import { consoleTable, growthTable, performanceSection, platformLines, type GrowthRow } from './report';
-import { buildServer, startServer, type RunningServer } from './server';
+import { fairnessLine, measureFairness, yearOfAdsPath, type FairnessResult } from './fairness';
+import { buildServer, coldStart, startServer, type RunningServer } from './server';
 import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
-import { caseMisses, platformCost, TARGETS, type CaseResult } from './targets';
+import { caseMisses, fairnessMisses, platformCost, TARGETS, type CaseResult } from './targets';
 
-const PORTS = { cold: 3199, warm: 3198, growth: 3197 } as const;
+const PORTS = { cold: 3199, warm: 3198, growth: 3197, fairness: 3196 } as const;
+const FAIRNESS_SECONDS = 20;
+const COLD_STARTS = 3;
 /** The ranges of the growth table's "30 → 366 days" columns. */
 const GROWTH_DAYS = [30, 366] as const;
 const RESULTS_DIR = 'bench-results';
@@ -43,6 +47,7 @@ const log = (line: string) => console.log(`[${((performance.now() - runStarted) 
 const loadAverage = () => os.loadavg()[0]!;
 const firstLine = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 100);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? NaN;
 
 function machine() {
   const cpus = os.cpus();
@@ -128,7 +133,31 @@ async function measureCase(benchCase: BenchCase, coldServer: RunningServer, warm
   // The warm server's first warm-up request computes the answer and fills the cache; the rest are hits.
   const warm = warmServer && benchCase.cacheable ? (await measureLoad(benchCase, warmServer.url, keyed)).load : null;
   const ratio = floor ? load.p50 / floor.p50 : null;
-  return { case: described(benchCase), load, floor, ratio, warm, loadAverage: round(loadAverageAtStart), misses: caseMisses(benchCase, load, ratio, warm) };
+  const webLayerMs = floor ? load.p50 - floor.p50 : null;
+  return { case: described(benchCase), load, floor, ratio, warm, loadAverage: round(loadAverageAtStart), misses: caseMisses(benchCase, load, webLayerMs, warm) };
+}
+
+/**
+ * What the cases do not show, each on a server of its own: the fairness probe (one organisation floods,
+ * another calls /me; the response cache off, so that the flood's every request is computed) and the
+ * cold start, spawn to the first 200 of /me with a key, COLD_STARTS times.
+ */
+async function measureInstance(databaseUrl: string, orgId: string, keys: KeyPool): Promise<{ fairness: FairnessResult; coldStarts: number[] }> {
+  const [other] = await sql<{ id: string }>('SELECT id FROM organizations WHERE id <> $1 ORDER BY name LIMIT 1', [orgId]);
+  if (!other) throw new Error('the fairness probe needs a second organisation in the benchmark database');
+  const server = await startServer(databaseUrl, PORTS.fairness, 'cold', log);
+  let fairness: FairnessResult;
+  try {
+    log(`fairness: one organisation floods for ${FAIRNESS_SECONDS} s while another calls /me`);
+    fairness = await measureFairness({ baseUrl: server.url, floodOrgId: orgId, floodPath: await yearOfAdsPath(orgId), probeOrgId: other.id, seconds: FAIRNESS_SECONDS, log });
+    log(fairnessLine(fairness));
+  } finally {
+    await server.stop();
+  }
+  const coldStarts: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) coldStarts.push((await coldStart(databaseUrl, keys.next())).apiMs);
+  log(`cold starts (spawn → first 200 of /me): ${coldStarts.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+  return { fairness, coldStarts };
 }
 
 /** The cases of the growth tables: every ranged endpoint for the whole organisation at c=1 over GROWTH_DAYS. */
@@ -211,7 +240,7 @@ async function main(): Promise<number> {
   const results: CaseResult[] = [];
   let keys: KeyPool;
   try {
-    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + 2 * SERVER_WARMUP_REQUESTS, log);
+    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + 2 * SERVER_WARMUP_REQUESTS + COLD_STARTS, log);
     await warmUpServer(cold.url, keys);
     await warmUpServer(warm.url, keys);
     for (const benchCase of cases) {
@@ -229,7 +258,7 @@ async function main(): Promise<number> {
         log(
           `[${results.length}/${cases.length}] ${result.case.name} c=${result.case.connections}: ${load.requestsPerSecond.toFixed(1)} req/s, ` +
             `p50 ${load.p50.toFixed(1)} p95 ${load.p95.toFixed(1)} p99 ${load.p99.toFixed(1)} ms` +
-            (floor ? `, floor p50 ${floor.p50.toFixed(1)} ms, ÷floor ${result.ratio!.toFixed(2)}` : '') +
+            (floor ? `, floor p50 ${floor.p50.toFixed(1)} ms, web layer ${(load.p50 - floor.p50).toFixed(1)} ms` : '') +
             (repeated ? `; warm p50 ${repeated.p50.toFixed(1)} p95 ${repeated.p95.toFixed(1)} ms` : '') +
             (result.misses.length ? `  MISS: ${result.misses.join('; ')}` : ''),
         );
@@ -239,6 +268,7 @@ async function main(): Promise<number> {
     await Promise.all([cold.stop(), warm.stop()]);
   }
   const memory = { cold: cold.memory(), warm: warm.memory() };
+  const { fairness, coldStarts } = await measureInstance(databaseUrl, fixtures.orgId, keys!);
 
   // With the server stopped, so that the plans are not slowed by the load of the run itself.
   const slowest = results
@@ -281,6 +311,8 @@ async function main(): Promise<number> {
     ...results.filter((r) => r.misses.length).map((r) => `${r.case.name} c=${r.case.connections}: ${r.misses.join('; ')}`),
     ...invalid.filter((r) => demo.results.includes(r)).map((r) => `${r.case.name} on ${GROWTH_SEED.scale}: ${r.misses.join('; ')}`),
     ...(platform?.misses ?? []),
+    ...fairnessMisses(fairness),
+    ...(median(coldStarts) >= TARGETS.coldStartMs ? [`cold start (median of ${COLD_STARTS}) ${median(coldStarts).toFixed(0)} ms ≥ ${TARGETS.coldStartMs} ms`] : []),
     ...rssMisses.map((path) => `${path} server peak RSS ${memory[path].peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`),
     ...budgetMisses(toolAnswers),
   ];
@@ -291,19 +323,24 @@ async function main(): Promise<number> {
     (['cold', 'warm'] as const)
       .map((path) => `${path} ${memory[path].peakTreeRssMb.toFixed(0)} MB (highest VmHWM of one process ${memory[path].peakProcessHwmMb.toFixed(0)} MB)${rssMisses.includes(path) ? ' MISS' : ''}`)
       .join(', ');
+  const instanceLines = [
+    fairnessLine(fairness),
+    `cold start, spawn → first 200 of /me with a key: ${coldStarts.map((ms) => ms.toFixed(0)).join(', ')} ms (median of ${COLD_STARTS} ${median(coldStarts).toFixed(0)} ms; target < ${TARGETS.coldStartMs} ms)`,
+  ];
   const summary = [
     '',
     consoleTable(results),
     '',
     ...platformLines(platform),
     memoryLine,
+    ...instanceLines,
     '',
     growth,
     '',
     toolAnswerSection,
     `responses by status: ${Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}${statuses['429'] ? '' : ' (no 429: the rate limiter was on and never hit, the figures are valid)'}`,
     `keys: ${keys!.minted} minted, ${keys!.handedOut} requests sent with a key`,
-    `floor = the endpoint's data function (its SQL and row shaping) called in-process on a pool of ${process.env.DATABASE_POOL_SIZE}, at the case's concurrency; ÷floor = endpoint p50 ÷ floor p50`,
+    `floor = the endpoint's data function (its SQL and row shaping) called in-process on a pool of ${process.env.DATABASE_POOL_SIZE}, at the case's concurrency; web layer = endpoint p50 − floor p50, ÷floor = endpoint p50 ÷ floor p50`,
     `load average: ${results[0]?.loadAverage ?? '–'} at start, ${round(loadAverage())} at end (${host.cpus} cores; other work on the machine counts in every figure)`,
     'slowest statements (EXPLAIN ANALYZE, BUFFERS in bench-results/latest-explain.txt):',
     ...explained.flatMap((e) => e.statements.slice(0, 2).map((s) => `  ${s.ms.toFixed(0).padStart(5)} ms  ${e.case}: ${firstLine(s.text)}`)),
@@ -331,6 +368,8 @@ async function main(): Promise<number> {
     targets: TARGETS,
     statuses,
     platform,
+    fairness,
+    coldStartsMs: coldStarts.map((ms) => round(ms, 0)),
     cases: results,
     growth: { demoRowCounts: demo.rowCounts, demoCases: demo.results },
     mcpToolAnswers: toolAnswers,
@@ -352,6 +391,7 @@ async function main(): Promise<number> {
     loadAverage: report.loadAverage,
     memoryLine,
     growth,
+    instanceLines,
     missed,
   });
   await writeFile(`${RESULTS_DIR}/latest.md`, `${section}\n\n${toolAnswerSection}\n`);

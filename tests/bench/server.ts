@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { NEXT_BIN, SERVER_SCRIPT } from '../support/production-server';
+import { freePort } from '../../scripts/cluster/processes';
 
 export const DIST_DIR = '.next-bench';
 const RSS_SAMPLE_MS = 250;
@@ -56,6 +57,21 @@ function processTree(rootPid: number): number[] {
   return tree;
 }
 
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ: 100 on every Linux this runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) the process `pid` has used so far; 0 once it has ended. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
@@ -70,6 +86,8 @@ export interface RunningServer {
   pid: number;
   /** Highest summed VmRSS of the process tree seen so far, and the highest VmHWM of any one process, in MB. */
   memory(): { peakTreeRssMb: number; peakProcessHwmMb: number; currentTreeRssMb: number };
+  /** CPU seconds the server's process tree has used since it was spawned: a figure less swayed than latency by other work on the machine. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -145,6 +163,7 @@ export async function startServer(
       sample();
       return { peakTreeRssMb: peakTreeKb / 1024, peakProcessHwmMb: peakHwmKb / 1024, currentTreeRssMb: currentKb / 1024 };
     },
+    cpuSeconds: () => processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0),
     async stop() {
       clearInterval(sampler);
       process.off('exit', killOnExit);
@@ -156,4 +175,37 @@ export async function startServer(
       }
     },
   };
+}
+
+/**
+ * Milliseconds from spawning a new server process (`npm start`'s, on the benchmark's build) to its first
+ * 200 of liveness, then of `/api/v1/me` with `key` (the first route module, database connection and
+ * limiter call).
+ */
+export async function coldStart(databaseUrl: string, key: string): Promise<{ liveMs: number; apiMs: number }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [SERVER_SCRIPT, '-p', String(port), '-H', '127.0.0.1'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_DIST_DIR: DIST_DIR, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '' },
+    stdio: 'ignore',
+  });
+  const firstOk = async (path: string, headers: Record<string, string> = {}) => {
+    for (;;) {
+      try {
+        if ((await fetch(`${url}${path}`, { headers })).status === 200) return performance.now() - started;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  try {
+    const liveMs = await firstOk('/api/health');
+    const apiMs = await firstOk('/api/v1/me', { authorization: `Bearer ${key}` });
+    return { liveMs, apiMs };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
 }

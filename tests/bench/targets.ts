@@ -1,5 +1,6 @@
 // The performance targets for this 2-core machine on the `large` dataset, checked against one run.
 import type { BenchCase } from './cases';
+import type { FairnessResult } from './fairness';
 import type { FloorResult } from './floor';
 import type { LoadResult } from './load';
 
@@ -8,13 +9,18 @@ export const TARGETS = {
   p95MsAtC1: 100,
   p95MsAtC8: 400,
   heaviestRequestsPerSecondAtC8: 40,
-  /** Cold path, whole-organisation cases: endpoint p50 ÷ its data function's p50. */
-  maxEndpointToFloor: 1.5,
+  /** Cold path at c=1, every case with a floor: endpoint p50 − its data function's p50 (the web layer), in ms. */
+  webLayerMsAtC1: 10,
   /** Warm path (response cache on), a repeated query of a cached endpoint, at c=1. */
   warmP95Ms: 30,
   meToLivenessThroughput: 0.6,
   meP50OverLivenessMs: 3,
-  peakRssMb: 500,
+  peakRssMb: 350,
+  /** While one organisation floods the server (tests/bench/fairness.ts), another's /me. */
+  fairnessP95Ms: 300,
+  fairnessSlowestMs: 1_000,
+  /** From spawning the server to its first 200 of /me with a key, the median of COLD_STARTS. */
+  coldStartMs: 2_000,
 } as const;
 
 /** The heaviest case, which must keep up 40 requests/s at concurrency 8. */
@@ -25,7 +31,7 @@ export interface CaseResult {
   /** The cold path: a server with the response cache off. */
   load: LoadResult;
   floor: FloorResult | null;
-  /** Endpoint p50 ÷ floor p50, both at the case's concurrency. */
+  /** Endpoint p50 ÷ floor p50, both at the case's concurrency (shown, not a target). */
   ratio: number | null;
   /** The warm path: the same requests to a server with the cache on, after one that filled it (cacheable cases only). */
   warm: LoadResult | null;
@@ -40,13 +46,13 @@ function invalid(load: LoadResult): string | null {
 }
 
 /** The targets this one case misses (empty: all met). */
-export function caseMisses(benchCase: BenchCase, load: LoadResult, ratio: number | null, warm: LoadResult | null): string[] {
+export function caseMisses(benchCase: BenchCase, load: LoadResult, webLayerMs: number | null, warm: LoadResult | null): string[] {
   const misses = [invalid(load), warm && invalid(warm)].filter((miss): miss is string => miss !== null);
   if (benchCase.kind !== 'data') return misses;
   const p95Limit = benchCase.connections === 1 ? TARGETS.p95MsAtC1 : TARGETS.p95MsAtC8;
   if (load.p95 >= p95Limit) misses.push(`p95 ≥ ${p95Limit} ms`);
-  // The ratio is a target for the whole organisation's answers; for one client or one entity it is shown only.
-  if (benchCase.scope === 'org' && ratio !== null && ratio >= TARGETS.maxEndpointToFloor) misses.push(`÷floor ≥ ${TARGETS.maxEndpointToFloor}`);
+  // What HTTP, the gate, the JSON and its compression add, in ms: at c=8 the requests also queue for the cores, so there it is shown only.
+  if (benchCase.connections === 1 && webLayerMs !== null && webLayerMs > TARGETS.webLayerMsAtC1) misses.push(`web layer > ${TARGETS.webLayerMsAtC1} ms`);
   if (benchCase.connections === 8 && benchCase.name === HEAVIEST_CASE && load.requestsPerSecond < TARGETS.heaviestRequestsPerSecondAtC8) {
     misses.push(`< ${TARGETS.heaviestRequestsPerSecondAtC8} req/s`);
   }
@@ -85,4 +91,14 @@ export function platformCost(results: CaseResult[]): PlatformCost | null {
     p50OverheadMs,
     misses,
   };
+}
+
+/** The fairness probe's misses (empty: both met). */
+export function fairnessMisses(result: FairnessResult): string[] {
+  const misses: string[] = [];
+  const other = Object.entries(result.probeStatuses).filter(([status]) => status !== '200');
+  if (other.length) misses.push(`fairness: the other organisation had ${other.map(([s, n]) => `${n}× ${s}`).join(', ')}`);
+  if (result.p95 >= TARGETS.fairnessP95Ms) misses.push(`fairness: the other organisation's /me p95 ${result.p95.toFixed(0)} ms ≥ ${TARGETS.fairnessP95Ms} ms`);
+  if (result.slowest > TARGETS.fairnessSlowestMs) misses.push(`fairness: the other organisation's slowest /me ${result.slowest.toFixed(0)} ms > ${TARGETS.fairnessSlowestMs} ms`);
+  return misses;
 }

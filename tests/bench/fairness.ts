@@ -1,0 +1,120 @@
+// The fairness probe: while one organisation floods the server (FLOOD_KEYS keys, each with
+// IN_FLIGHT_PER_KEY requests in flight, every request a year of its ads overview, sent again as soon as
+// it is answered whatever the answer), another organisation calls /api/v1/me, one request at a time,
+// every PROBE_INTERVAL_MS or as soon as the one before is answered if that took longer.
+// What counts is how long the other organisation waits: its p95 and its slowest answer, and whether
+// every answer was a 200. The flood's own answers (200, 429 once its keys' windows are used up, 503
+// when the process is at its limit) are counted and shown.
+import autocannon, { type Result } from 'autocannon';
+import { performance } from 'node:perf_hooks';
+import { percentiles } from './load';
+import { sql } from '@/lib/db';
+import { addDays } from '@/lib/time/days';
+import { mintKeyPool, overrunKeyPool } from './keys';
+
+export const FLOOD_KEYS = 40;
+export const IN_FLIGHT_PER_KEY = 4;
+/** The flood runs this long before the probe starts: its keys' windows are used up and it is at the gate. */
+const FLOOD_HEAD_START_MS = 3_000;
+/** The other organisation's requests start at most this often (one after another, never two at once). */
+const PROBE_INTERVAL_MS = 100;
+
+export interface FairnessResult {
+  seconds: number;
+  /** The other organisation's /me: every answer's time in ms. */
+  probes: number;
+  p50: number;
+  p95: number;
+  slowest: number;
+  /** Statuses of the other organisation's answers (all 200 when fair). */
+  probeStatuses: Record<string, number>;
+  floodStatuses: Record<string, number>;
+  floodRequestsPerSecond: number;
+}
+
+export interface FairnessOptions {
+  baseUrl: string;
+  /** The flooding organisation, and the flood's path (a heavy request of it). */
+  floodOrgId: string;
+  floodPath: string;
+  /** The other organisation. */
+  probeOrgId: string;
+  seconds: number;
+  log: (line: string) => void;
+}
+
+/** A year of the organisation's ads overview, ending at the data's last day: the heaviest request. */
+export async function yearOfAdsPath(orgId: string): Promise<string> {
+  const [{ last }] = (await sql<{ last: string }>(`SELECT max(date)::text AS last FROM ad_insights_daily WHERE org_id = $1`, [orgId])) as [{ last: string }];
+  return `/api/v1/ads/overview?from=${addDays(last, -365)}&to=${last}`;
+}
+
+export async function measureFairness(options: FairnessOptions): Promise<FairnessResult> {
+  const { baseUrl, floodOrgId, floodPath, probeOrgId, seconds, log } = options;
+  const keys = await overrunKeyPool(floodOrgId, FLOOD_KEYS, log, 'bench flood ');
+  const probeKeys = await mintKeyPool(probeOrgId, Math.ceil((seconds * 1000) / PROBE_INTERVAL_MS) + 1, log, 'bench probe ');
+  const flood = new Promise<Result>((resolve, reject) =>
+    autocannon(
+      {
+        url: baseUrl,
+        // Connection i always uses key i mod FLOOD_KEYS: each key has exactly IN_FLIGHT_PER_KEY requests in flight.
+        connections: FLOOD_KEYS * IN_FLIGHT_PER_KEY,
+        duration: seconds + FLOOD_HEAD_START_MS / 1000,
+        timeout: 30,
+        requests: [
+          {
+            method: 'GET',
+            path: floodPath,
+            setupRequest: (request, context: { key?: string }) => {
+              context.key ??= keys.next();
+              return { ...request, headers: { ...request.headers, 'accept-encoding': 'gzip, deflate', authorization: `Bearer ${context.key}` } };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, FLOOD_HEAD_START_MS));
+  const durations: number[] = [];
+  const probeStatuses: Record<string, number> = {};
+  const end = performance.now() + seconds * 1000;
+  for (let next = performance.now(); next < end; next += PROBE_INTERVAL_MS) {
+    if (performance.now() < next) await new Promise((resolve) => setTimeout(resolve, next - performance.now()));
+    const started = performance.now();
+    let status = 'error';
+    try {
+      const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${probeKeys.next()}`, 'accept-encoding': 'gzip, deflate' } });
+      await response.arrayBuffer();
+      status = String(response.status);
+    } catch {
+      // Counted as an error below.
+    }
+    durations.push(performance.now() - started);
+    probeStatuses[status] = (probeStatuses[status] ?? 0) + 1;
+  }
+  const result = await flood;
+  const floodStatuses: Record<string, number> = {};
+  for (const [status, count] of Object.entries(result.statusCodeStats)) floodStatuses[status] = count.count;
+  if (result.errors + result.timeouts > 0) floodStatuses.errors = result.errors + result.timeouts;
+  const { p50, p95 } = percentiles(durations);
+  return {
+    seconds,
+    probes: durations.length,
+    p50,
+    p95,
+    slowest: Math.max(...durations),
+    probeStatuses,
+    floodStatuses,
+    floodRequestsPerSecond: result.requests.total / result.duration,
+  };
+}
+
+/** The probe's result in one line, as the bench prints it. */
+export function fairnessLine(result: FairnessResult): string {
+  const counts = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status}: ${n}`).join(', ');
+  return (
+    `fairness: during ${result.seconds} s of one organisation's flood (${FLOOD_KEYS} keys × ${IN_FLIGHT_PER_KEY} in flight, ${result.floodRequestsPerSecond.toFixed(0)} requests/s; ${counts(result.floodStatuses)}), ` +
+    `another organisation's /me: ${result.probes} requests, p50 ${result.p50.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms, slowest ${result.slowest.toFixed(0)} ms (${counts(result.probeStatuses)})`
+  );
+}
