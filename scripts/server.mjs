@@ -16,13 +16,13 @@
 // becomes the request's JSON log line and its sample of the metrics, served on METRICS_PORT when set
 // (lib/telemetry/server.ts). CONNECTION_LIMITS bound how long a connection may take to send its
 // request or sit idle. Every line the process prints goes through the one logger (lib/telemetry/logger.ts).
-// V8's heap is bounded from the memory the process may use unless the operator chose (scripts/heap-limit.ts).
+// V8's heap is bounded from the memory the process may use unless the operator chose (scripts/heap-limit.mjs).
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
-import { boundHeap } from './heap-limit.ts';
+import { boundHeap } from './heap-limit.mjs';
 
 // First, before the rest is loaded: the server may start itself again with a bound on its heap.
 boundHeap();

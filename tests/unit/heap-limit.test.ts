@@ -1,7 +1,7 @@
-// The heap's bound of `npm start`'s server (scripts/heap-limit.ts): an operator's own flag wins, then
+// The heap's bound of `npm start`'s server (scripts/heap-limit.mjs): an operator's own flag wins, then
 // SERVER_HEAP_MB, then a quarter of the memory limit within the default's floor and ceiling.
 import { describe, expect, it } from 'vitest';
-import { heapFlags } from '../../scripts/heap-limit';
+import { heapFlags } from '../../scripts/heap-limit.mjs';
 
 const GB = 2 ** 30;
 const flagsFor = (env: Record<string, string>, limitBytes = 24 * GB, execArgv: string[] = []) => heapFlags({ env, execArgv, limitBytes });

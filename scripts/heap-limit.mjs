@@ -4,7 +4,8 @@
 // one 192 MB before it collects in earnest, so an instance whose live heap is about 100 MB sat at
 // 600 MB and more under load (docs/performance/round-18-lean-and-fair.md). V8 takes its heap's size
 // only when the process starts, so when none was given the server starts itself again, in the same
-// process (execve: the same pid, signals and standard streams), with the bound below.
+// process (execve: the same pid, signals and standard streams), with the bound below. Plain JavaScript
+// (its types in heap-limit.d.mts): the start that is thrown away should not pay for stripping types.
 //
 // Who decides, first match wins:
 //   1. a heap flag of the operator's own, in NODE_OPTIONS or on node's command line
@@ -27,7 +28,7 @@ const SEMI_SPACE_MB = 8;
 const HEAP_FLAG = /(^|\s)--(max-old-space-size|max-semi-space-size|max-heap-size)(=|\s|$)/;
 
 /** The memory the process may use in bytes: its container's limit (cgroup) when lower than the machine's. */
-function memoryLimitBytes(): number {
+function memoryLimitBytes() {
   const constrained = process.constrainedMemory?.() ?? 0;
   const total = os.totalmem();
   return constrained > 0 && constrained < total ? constrained : total;
@@ -37,15 +38,11 @@ function memoryLimitBytes(): number {
  * The V8 flags the server should start with, or an empty list when it should start as it is. Pure, for
  * the unit tests: the environment, node's own flags and the memory limit are its arguments.
  */
-export function heapFlags({
-  env = process.env,
-  execArgv = process.execArgv,
-  limitBytes = memoryLimitBytes(),
-}: { env?: Record<string, string | undefined>; execArgv?: string[]; limitBytes?: number } = {}): string[] {
+export function heapFlags({ env = process.env, execArgv = process.execArgv, limitBytes = memoryLimitBytes() } = {}) {
   if (HEAP_FLAG.test(env.NODE_OPTIONS ?? '') || execArgv.some((flag) => HEAP_FLAG.test(flag))) return [];
   const chosen = env.SERVER_HEAP_MB?.trim();
   if (chosen === 'off') return [];
-  let oldSpaceMb: number;
+  let oldSpaceMb;
   if (chosen) {
     if (!/^\d+$/.test(chosen) || Number(chosen) < 16) throw new Error(`SERVER_HEAP_MB must be a whole number of MB (16 or more) or off, not "${env.SERVER_HEAP_MB}"`);
     oldSpaceMb = Number(chosen);
@@ -56,7 +53,7 @@ export function heapFlags({
 }
 
 /** Starts this process again with the heap's flags when it has none; returns only when it has them (or cannot). */
-export function boundHeap(): void {
+export function boundHeap() {
   const flags = heapFlags();
   // process.execve: Node.js 22.15 and 23.11 on; not on Windows, where the server starts unbounded.
   if (flags.length === 0 || typeof process.execve !== 'function') return;
