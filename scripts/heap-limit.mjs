@@ -22,8 +22,13 @@ import os from 'node:os';
 const MAX_OLD_SPACE_MB = 256;
 /** In a small container the bound still leaves the app room to start and answer. */
 const MIN_OLD_SPACE_MB = 96;
-/** The young generation's semi-spaces: V8's default on a large machine is 64 MB each (three of them). */
-const SEMI_SPACE_MB = 8;
+/**
+ * The young generation's semi-spaces: V8's default on a large machine is 64 MB each (three of them),
+ * which alone held over 130 MB under load. Smaller ones cost CPU: a request's short-lived objects
+ * (a 500-row list's are megabytes) outlive more collections and are copied; 16 MB keeps most of the
+ * saving for less of that cost than 8 (docs/performance/round-18-lean-and-fair.md).
+ */
+const SEMI_SPACE_MB = 16;
 
 const HEAP_FLAG = /(^|\s)--(max-old-space-size|max-semi-space-size|max-heap-size)(=|\s|$)/;
 
