@@ -21,7 +21,7 @@ const PROBE_INTERVAL_MS = 100;
 
 export interface FairnessResult {
   seconds: number;
-  /** The other organisation's /me: every answer's time in ms. */
+  /** The other organisation's /me requests: how many, and their p50, p95 and slowest in ms. */
   probes: number;
   p50: number;
   p95: number;

@@ -39,6 +39,8 @@ const { values } = parseArgs({
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('--database-url (or DATABASE_URL) names a seeded database');
 process.env.DATABASE_URL = databaseUrl;
+// The key pools mint one key per USES_PER_KEY requests in one organisation: thousands, past the cap.
+process.env.API_KEYS_PER_ORG_MAX ??= '1000000';
 const seconds = Number(values.seconds);
 const fairnessSeconds = Number(values.fairness);
 const log = (line: string) => console.log(line);
@@ -126,7 +128,7 @@ if (fairnessSeconds > 0) {
   const server = await startServer(databaseUrl, await freePort(), 'cold', log);
   try {
     const fairness = await measureFairness({ baseUrl: server.url, floodOrgId: org.id, floodPath: await yearOfAdsPath(org.id), probeOrgId: other.id, seconds: fairnessSeconds, log });
-    log(fairnessLine(fairness));
+    log(`${fairnessLine(fairness)}; the flooded server's peak RSS ${server.memory().peakTreeRssMb.toFixed(0)} MB`);
   } finally {
     await server.stop();
   }

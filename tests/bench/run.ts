@@ -150,7 +150,7 @@ async function measureInstance(databaseUrl: string, orgId: string, keys: KeyPool
   try {
     log(`fairness: one organisation floods for ${FAIRNESS_SECONDS} s while another calls /me`);
     fairness = await measureFairness({ baseUrl: server.url, floodOrgId: orgId, floodPath: await yearOfAdsPath(orgId), probeOrgId: other.id, seconds: FAIRNESS_SECONDS, log });
-    log(fairnessLine(fairness));
+    log(`${fairnessLine(fairness)}; the flooded server's peak RSS ${server.memory().peakTreeRssMb.toFixed(0)} MB`);
   } finally {
     await server.stop();
   }
