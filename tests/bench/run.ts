@@ -4,8 +4,8 @@
 // warm path (a second server with the cache on, repeated queries); then how the cold path grows from
 // 30 to 366 days and from the `demo` dataset to `large`. Prints a table and writes bench-results/bench-<time>.json,
 // the plans of the slowest statements (explain-<time>.txt), copies of both as latest.json and
-// latest-explain.txt, and docs/performance.md's run section as latest.md. Then the fairness probe (one
-// organisation floods, another calls /me) and the cold start, each on a server of its own. The load generator and the
+// latest-explain.txt, and docs/performance.md's run section as latest.md. After the cases, the fairness
+// probe (one organisation floods, another calls /me) and the cold start, each on a server of its own. The load generator and the
 // floor run on the same machine as the server and PostgreSQL, so every figure includes their competition
 // for the same cores.
 //   --no-build    reuse the last build in .next-bench/ (only when the code has not changed since)
