@@ -56,6 +56,17 @@ function processTree(rootPid: number): number[] {
   return tree;
 }
 
+/** User and system CPU seconds that `pid` has used so far (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
@@ -70,6 +81,8 @@ export interface RunningServer {
   pid: number;
   /** Highest summed VmRSS of the process tree seen so far, and the highest VmHWM of any one process, in MB. */
   memory(): { peakTreeRssMb: number; peakProcessHwmMb: number; currentTreeRssMb: number };
+  /** CPU seconds (user and system) that the process tree has used so far: a cost that another process's load on the machine hardly changes, unlike latency. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -145,6 +158,7 @@ export async function startServer(
       sample();
       return { peakTreeRssMb: peakTreeKb / 1024, peakProcessHwmMb: peakHwmKb / 1024, currentTreeRssMb: currentKb / 1024 };
     },
+    cpuSeconds: () => processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0),
     async stop() {
       clearInterval(sampler);
       process.off('exit', killOnExit);
