@@ -107,11 +107,7 @@ export function entityAggregates(
   const where = insightCondition(p, rows);
   const { table } = ENTITY_TABLES[rows.level];
   // Matching entities are found first (a scan of one entity table), then only their rows are read.
-  let search = '';
-  if (options.search !== undefined) {
-    search = ` AND entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(rows.orgId)}::uuid
-            AND (x.name ILIKE ${p.add(containsPattern(options.search))} OR x.platform_id = ${p.add(options.search)}))`;
-  }
+  const search = options.search === undefined ? '' : searchCondition(p, rows.orgId, table, options.search);
   const spendParts = insightParts(
     where,
     rangeParts(p, range, { daysAsBlocks: true, quarters: true }),
@@ -133,10 +129,22 @@ export function entityAggregates(
   const limit = `${p.add(options.limit)}::int`;
   // The candidates are those that may rank up to the last row asked for, skipped ones included.
   const offset = `${p.add(options.offset ?? 0)}::int`;
-  const hasCampaign = rows.level !== 'campaign';
-  const hasAdSet = rows.level === 'ad';
-  return sql<EntityAggregateRow>(
-    `WITH spend AS (
+  return sql<EntityAggregateRow>(`${rankingSteps(spendParts, figureParts, table, { limit, offset })}${listedWithLineage(rows.level, table)}`, p.values);
+}
+
+/** The entities of `table` whose name contains `text` or whose platform id is `text`, as a condition on the rows' entity_id. */
+function searchCondition(p: SqlParams, orgId: string, table: string, text: string): string {
+  return ` AND entity_id IN (SELECT x.id FROM ${table} x WHERE x.org_id = ${p.add(orgId)}::uuid
+            AND (x.name ILIKE ${p.add(containsPattern(text))} OR x.platform_id = ${p.add(text)}))`;
+}
+
+/**
+ * entityAggregates' two passes as CTEs, up to `listed` (the rows asked for, in order): the float spend of
+ * every entity and the cut-off, the candidates, their exact figures per result type, then per entity with
+ * the dominant type, and their names. `limit` and `offset` are SQL references.
+ */
+function rankingSteps(spendParts: string, figureParts: string, table: string, { limit, offset }: { limit: string; offset: string }): string {
+  return `WITH spend AS (
        SELECT parts.entity_id, sum(parts.spend) AS spend
          FROM (${spendParts}) parts
         GROUP BY parts.entity_id),
@@ -166,9 +174,16 @@ export function entityAggregates(
      named AS MATERIALIZED (
        SELECT f.*, (SELECT x.name FROM ${table} x WHERE x.id = f.entity_id) AS name FROM totals f),
      listed AS MATERIALIZED (
-       SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id OFFSET ${offset} LIMIT ${limit})
+       SELECT * FROM named n ORDER BY n.spend DESC, n.name COLLATE "C", n.entity_id OFFSET ${offset} LIMIT ${limit})`;
+}
+
+/** The listed entities (CTE `listed`) with their figures and lineage (account, client, campaign, ad set), in order. */
+function listedWithLineage(level: AdLevel, table: string): string {
+  const hasCampaign = level !== 'campaign';
+  const hasAdSet = level === 'ad';
+  return `
      SELECT e.id, e.platform_id, e.name, e.status, e.effective_status,
-            ${rows.level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
+            ${level === 'ad' ? 'e.thumbnail_url, e.image_url' : 'NULL::text AS thumbnail_url, NULL::text AS image_url'},
             l.spend::text, l.impressions::text, l.clicks::text, l.link_clicks::text,
             l.reach_peak::text, l.reach_days::text,
             l.result_type, l.results::text, l.reported_spend::text,
@@ -185,10 +200,8 @@ export function entityAggregates(
        JOIN ${table} e ON e.id = l.entity_id
        JOIN ad_accounts a ON a.id = e.account_id
        LEFT JOIN clients cl ON cl.id = a.client_id
-       ${LINEAGE_JOINS[rows.level]}
-      ORDER BY l.spend DESC, l.name COLLATE "C", l.entity_id`,
-    p.values,
-  );
+       ${LINEAGE_JOINS[level]}
+      ORDER BY l.spend DESC, l.name COLLATE "C", l.entity_id`;
 }
 
 export type EntityTotalsRow = Pick<
