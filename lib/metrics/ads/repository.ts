@@ -8,7 +8,7 @@
 // 20261122100000_ads_rollups, 20261122130000_ads_tenday_rollups, 20261125042700_ads_breakdowns_org_rollups
 // and 20261126020000_ads_quarterly_rollup): the whole IST months inside the range from the monthly rollup
 // (for the entity lists, its whole calendar quarters from the quarterly one), the whole ten-day blocks of
-// its partial months from the ten-day one, the other days from the daily table (see range-split.ts),
+// its partial months from the ten-day one, the other days from the daily table (see ../range-split.ts),
 // UNION ALL, then aggregated per entity or key. Peaks (reach) are the max of the parts. The daily series of a whole
 // organisation come from ad_insights_org_daily (same triggers).
 // This file: which rows a statement reads (insight rows, accounts and entities in reach) and the breakdown
