@@ -67,3 +67,8 @@ export function rangeParts(p: SqlParams, range: DayRange, options: { daysAsBlock
     ...days(split.tailDays),
   ];
 }
+
+/** That a row of `alias` lies in `part`: its day (the daily table) or its period (a rollup) within the part's bounds. */
+export function inPart(part: RangePart, alias: string): string {
+  return `${alias}.${part.source.daily ? 'date' : part.source.period} BETWEEN ${part.from}::date AND ${part.to}::date`;
+}

@@ -1,7 +1,7 @@
 // The overview widgets' account-level breakdown sums over a range (age and gender, platform,
 // placement), from the breakdown rollups and daily rows, with age and gender's reach as peaks.
 import { readSql as sql, SqlParams } from '../../../db';
-import { rangeParts } from '../../range-parts';
+import { inPart, rangeParts } from '../../range-parts';
 import { monthsAsPeakStretches } from '../../range-split';
 
 export interface BreakdownSumsRow {
@@ -36,38 +36,37 @@ export function accountBreakdownSums(orgId: string, accountIds: string[] | null,
   const breakdownsIn = (alias: string, breakdowns: BreakdownSumsRow['breakdown'][]) =>
     `${alias}.org_id = ${org}::uuid AND ${alias}.breakdown IN (${breakdowns.map((b) => `'${b}'`).join(', ')})`;
   const inAccounts = (alias: string) => ` AND (${accounts}::uuid[] IS NULL OR ${alias}.account_id = ANY(${accounts}::uuid[]))`;
-  const between = (alias: string, column: string, partFrom: string, partTo: string) =>
-    ` AND ${alias}.${column} BETWEEN ${partFrom}::date AND ${partTo}::date`;
   // The sums read the days of partial ten-day blocks as blocks less days where that reads fewer rows,
   // with the daily rows' count summed alongside: a key is listed only if it has rows in the range.
   const sumParts = rangeParts(p, { from, to }, { daysAsBlocks: true })
-    .map(({ source, from: partFrom, to: partTo, sign }) => {
+    .map((part) => {
+      const { source, sign } = part;
       const minus = sign < 0 ? '-' : '';
       const where = breakdownsIn('b', ['age_gender', 'platform', 'placement']);
       const figures = (rowCount: string) =>
         `b.breakdown, b.key1, b.key2, ${minus}b.spend AS spend, ${minus}b.impressions AS impressions, ${minus}b.clicks AS clicks, ${minus}${rowCount} AS row_count`;
       if (source.daily) {
         return `SELECT ${figures('1')} FROM ad_account_breakdowns_daily b
-             WHERE ${where}${inAccounts('b')}${between('b', 'date', partFrom, partTo)}`;
+             WHERE ${where}${inAccounts('b')} AND ${inPart(part, 'b')}`;
       }
       // The organisation's rollups have no account column: they serve only a request for every account.
       const [table, narrowing, rowCount] =
         accountIds === null ? [`org_${source.rollup}`, '', 'b.row_count'] : [source.rollup, inAccounts('b'), 'b.days'];
       return `SELECT ${figures(rowCount)} FROM ad_account_breakdowns_${table} b
-             WHERE ${where}${narrowing}${between('b', source.period, partFrom, partTo)}`;
+             WHERE ${where}${narrowing} AND ${inPart(part, 'b')}`;
     })
     .join('\n UNION ALL\n');
-  const reachOf = (table: string, column: string, reach: string, partFrom: string, partTo: string) =>
+  const reachOf = (table: string, reach: string, inRange: string) =>
     `SELECT b.account_id, b.key1, b.key2, ${reach} AS reach FROM ${table} b
-             WHERE ${breakdownsIn('b', ['age_gender'])}${inAccounts('b')}${between('b', column, partFrom, partTo)}`;
+             WHERE ${breakdownsIn('b', ['age_gender'])}${inAccounts('b')} AND ${inRange}`;
   // A peak cannot be subtracted: the reach reads the range's days as days.
   const reachParts = rangeParts(p, { from, to })
     .flatMap((part) => {
       const { source, range } = part;
-      if (source.daily) return [reachOf('ad_account_breakdowns_daily', 'date', 'b.reach', part.from, part.to)];
-      if (source.rollup === 'tenday') return [reachOf('ad_account_breakdowns_tenday', 'block', 'b.reach_peak', part.from, part.to)];
+      if (source.daily) return [reachOf('ad_account_breakdowns_daily', 'b.reach', inPart(part, 'b'))];
+      if (source.rollup === 'tenday') return [reachOf('ad_account_breakdowns_tenday', 'b.reach_peak', inPart(part, 'b'))];
       return monthsAsPeakStretches(range).map(({ read, range: months }) => {
-        if (read === 'each') return reachOf('ad_account_breakdowns_monthly', 'month', 'b.reach_peak', p.add(months.from), p.add(months.to));
+        if (read === 'each') return reachOf('ad_account_breakdowns_monthly', 'b.reach_peak', `b.month BETWEEN ${p.add(months.from)}::date AND ${p.add(months.to)}::date`);
         const [column, month] = read === 'untilEnd' ? ['reach_until_end', months.from] : ['reach_since_start', months.to];
         return `SELECT b.account_id, b.key1, b.key2, b.${column} AS reach FROM ad_account_age_gender_year_peaks b
              WHERE b.org_id = ${org}::uuid${inAccounts('b')} AND b.month = ${p.add(month)}::date`;

@@ -3,7 +3,7 @@
 // "Ranking entity lists").
 import { readSql as sql, SqlParams } from '../../../db';
 import type { DayRange } from '../../../time/day-range';
-import { rangeParts, type RangePart } from '../../range-parts';
+import { inPart, rangeParts, type RangePart } from '../../range-parts';
 import { ENTITY_TABLES, insightCondition, type InsightRows } from '../repository';
 import type { AdLevel } from '../schemas';
 
@@ -51,12 +51,13 @@ type PartColumns = (minus: string) => { daily: string; rollup: string };
 /** A range's parts of the insight rows of `where`, each from the daily table or its rollup, as one UNION ALL. */
 function insightParts(where: (alias: string) => string, list: RangePart[], columns: PartColumns, narrow = ''): string {
   return list
-    .map(({ source, from, to, sign }) => {
+    .map((part) => {
+      const { source, sign } = part;
       const select = columns(sign < 0 ? '-' : '');
       return source.daily
-        ? `SELECT ${select.daily} FROM ad_insights_daily i WHERE ${where('i')} AND i.date BETWEEN ${from}::date AND ${to}::date${narrow}`
+        ? `SELECT ${select.daily} FROM ad_insights_daily i WHERE ${where('i')} AND ${inPart(part, 'i')}${narrow}`
         : `SELECT ${select.rollup} FROM ad_insights_${source.rollup} m
-              WHERE ${where('m')} AND m.${source.period} BETWEEN ${from}::date AND ${to}::date${narrow}`;
+              WHERE ${where('m')} AND ${inPart(part, 'm')}${narrow}`;
     })
     .join('\n UNION ALL\n');
 }

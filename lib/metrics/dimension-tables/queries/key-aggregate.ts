@@ -5,7 +5,7 @@
 // peak, summed over the resources).
 import type { SqlParams } from '../../../db';
 import type { DayRange } from '../../../time/day-range';
-import { rangeParts, type RangePart } from '../../range-parts';
+import { inPart, rangeParts, type RangePart } from '../../range-parts';
 import { daysAsPeakStretches, monthsAsPeakStretches, type PeakStretch } from '../../range-split';
 import { daysName, quote, rollupColumn, type DimensionSource, type OrgRollups, type WholeOrg } from '../repository';
 
@@ -56,8 +56,7 @@ function readingOf(readings: PartReadings, part: RangePart) {
 function partSelects(k: KeyStatement, readings: PartReadings, of: Column[], scope: (alias: string) => string, withResource = true): string[] {
   return rangeParts(k.p, k.range).map((part) => {
     const { table, alias, lastDay } = readingOf(readings, part);
-    const column = part.source.daily ? 'date' : part.source.period;
-    return `${select(k, alias, lastDay, of, withResource)} FROM ${table} ${alias} WHERE ${scope(alias)} AND ${alias}.${column} BETWEEN ${part.from}::date AND ${part.to}::date`;
+    return `${select(k, alias, lastDay, of, withResource)} FROM ${table} ${alias} WHERE ${scope(alias)} AND ${inPart(part, alias)}`;
   });
 }
 
