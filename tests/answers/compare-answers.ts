@@ -5,11 +5,15 @@
 // bytes (REST: the envelope's JSON or the problem document, or the bytes of a binary answer; MCP: the
 // text blocks of each tool's result). `--record` writes them to a file (keep it outside the repository:
 // it is the state before the change); `--against` calls again and compares byte for byte, listing every
-// call whose answer differs, and exits non-zero if any does. The gate (credential and rate limit) is
-// not crossed: the credentials are built here, so that hundreds of calls are not limited.
+// call whose answer differs, and exits non-zero if any does. It also records the distinct SQL texts the
+// calls sent, and says whether they are the same: a restructure that keeps them keeps the prepared
+// statements' names and plans (a change of text is reported, not refused: a query may change on purpose
+// while its answers stay the same). The gate (credential and rate limit) is not crossed: the credentials
+// are built here, so that hundreds of calls are not limited.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { ensureBenchDatabase, GROWTH_SEED } from '../bench/database';
 import type { Call, CallFixtures } from './calls';
 
@@ -24,6 +28,8 @@ interface Answer {
 interface Recording {
   seed: typeof GROWTH_SEED;
   answers: Answer[];
+  /** The distinct SQL texts sent, sorted. */
+  statements: string[];
 }
 
 // A database of its own: a benchmark that seeds its databases again cannot drop it mid-comparison.
@@ -112,6 +118,19 @@ async function answerAll(): Promise<Answer[]> {
   return answers;
 }
 
+/** Every SQL text that lib/db's connections send from now on (pg's one Client class runs them all). */
+function recordStatements(): Set<string> {
+  const texts = new Set<string>();
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === 'string' ? first : first?.text;
+    if (text) texts.add(text);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  return texts;
+}
+
 /** Lines describing how `after` differs from `before`: each changed, missing or new answer. */
 function differences(before: Answer[], after: Answer[]): string[] {
   const old = new Map(before.map((answer) => [answer.name, answer]));
@@ -143,17 +162,24 @@ async function main(): Promise<number> {
   process.env.DATABASE_URL = databaseUrl;
   // Every answer computed, none from the response cache.
   process.env.RESPONSE_CACHE_MAX_BYTES = '0';
+  const sent = recordStatements();
   const started = performance.now();
   const answers = await answerAll();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const statements = [...sent].sort();
   if (values.record) {
-    writeFileSync(values.record, JSON.stringify({ seed: GROWTH_SEED, answers } satisfies Recording));
-    console.log(`recorded ${answers.length} answers in ${seconds} s to ${values.record}`);
+    writeFileSync(values.record, JSON.stringify({ seed: GROWTH_SEED, answers, statements } satisfies Recording));
+    console.log(`recorded ${answers.length} answers and ${statements.length} distinct statements in ${seconds} s to ${values.record}`);
     return 0;
   }
   const before = JSON.parse(readFileSync(values.against!, 'utf8')) as Recording;
   const lines = differences(before.answers, answers);
   for (const line of lines) console.log(line);
+  const kept = new Set(before.statements);
+  const changed = statements.filter((text) => !kept.has(text)).length;
+  console.log(
+    `${statements.length} distinct statements (${before.statements.length} before): ${changed === 0 && statements.length === kept.size ? 'the same texts' : `${changed} new or changed texts`}`,
+  );
   console.log(`${answers.length} answers compared in ${seconds} s: ${lines.length === 0 ? 'all identical' : `${lines.length} differ`}`);
   return lines.length === 0 ? 0 : 1;
 }
