@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { envelope, envelopeSchema } from '../contract/envelope';
 import { defineOperation, type Operation } from '../contract/operation';
 import { LIST_CAP, SERIES_BUCKETS_RULE, type MetricDefinition } from '../metrics/definitions';
-import { ANSWER_TOKEN_BUDGET } from './budget';
+import { ANSWER_TOKEN_BUDGET } from '../contract/limits';
 import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from '../metrics/ads/definitions';
 import { SOCIAL_PLATFORM_METRICS, SOCIAL_POST_METRICS, SOCIAL_RULES } from '../metrics/social/definitions';
 
@@ -20,7 +20,9 @@ const metricSchema = z
     aggregation: z.string().describe('How it is computed over several days or entities.'),
     whenNull: z.string().describe('When it is null: not reported, never zero.'),
   })
-  .strict();
+  .strict()
+  // Named: three lists share it, and the tool's output schema states it once (\`$defs\`).
+  .meta({ id: 'MetricDefinition' });
 
 const fieldSchema = z
   .object({
@@ -49,7 +51,7 @@ const COMMON_RULES = {
   nullMeansNotReported: ADS_RULES.notReported,
   currency: ADS_RULES.currency,
   seriesBuckets: SERIES_BUCKETS_RULE,
-  lists: `${ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows)`)} A tool answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list is cut (\`truncated: true\`) and a second text block says which \`offset\` (or narrower arguments) gets the rest.`,
+  lists: `${ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows)`)} A tool answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list is cut (\`truncated: true\`). A list cut by \`limit\` or by that budget has \`meta.nextOffset\`, the \`offset\` that gets the rest, and a second text block says the same (or which arguments narrow it).`,
 };
 
 /** The rules of each surface. */

@@ -3,7 +3,8 @@
 // continues it and the arguments that narrow it, never a larger limit.
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_TOKEN_BUDGET, withinBudget } from '@/lib/mcp/budget';
+import { ANSWER_TOKEN_BUDGET } from '@/lib/contract/limits';
+import { withinBudget } from '@/lib/mcp/budget';
 import { TOOL_OPERATIONS } from '@/lib/mcp/catalogue';
 import { envelope } from '@/lib/contract/envelope';
 
