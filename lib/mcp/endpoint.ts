@@ -4,6 +4,7 @@
 // protocol window for requests that read no data (see PROTOCOL_METHODS). The tools
 // themselves are lib/mcp/tools.ts.
 import { randomUUID } from 'node:crypto';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { createMcpHandler } from 'mcp-handler';
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
@@ -155,10 +156,17 @@ async function boundedRequest(request: Request): Promise<{ request: Request; bod
   return { request: new Request(request.url, { method: request.method, headers: request.headers, body }), body };
 }
 
+/**
+ * The protocol revisions served: the SDK serves 2026-07-28 natively (server/discover) but leaves it out of
+ * its list of the 2025-era revisions, the one a refused `MCP-Protocol-Version` is answered with.
+ */
+export const PROTOCOL_VERSIONS = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
+
 const mcpHandler = createMcpHandler(registerTools, {
   serverInfo: SERVER_INFO,
   instructions: INSTRUCTIONS,
   capabilities: { tools: { listChanged: false } },
+  supportedProtocolVersions: PROTOCOL_VERSIONS,
 });
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

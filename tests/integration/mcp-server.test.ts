@@ -404,6 +404,17 @@ describe('transport', () => {
     const [message] = await rpcMessages(invalid);
     expect(message!.error ?? (message!.result as ToolResult).isError).toBeTruthy();
   });
+
+  it('refuses an unknown protocol version naming every revision it serves, 2026-07-28 first', async () => {
+    const refused = await postRpc(server.origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: key, headers: { 'mcp-protocol-version': '2024-01-01' } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toBe('application/json');
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Bad Request: Unsupported protocol version: 2024-01-01 (supported versions: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)' },
+      id: null,
+    });
+  });
 });
 
 describe('usage record', () => {
