@@ -104,7 +104,7 @@ export function clientGuides(url: string): ClientGuide[] {
         'In ChatGPT on the web, open Settings → Apps → Advanced settings and turn on Developer mode. On Business and Enterprise plans, an admin allows it first (Workspace settings → Permissions & roles → Connected data).',
         'Back in Settings → Apps, choose Create app. Name the app, paste the URL below as its MCP server URL, choose OAuth as its authentication, tick I understand and want to continue, and choose Create.',
       ],
-      snippet: { label: 'MCP server URL', copyName: 'ChatGPT MCP server URL', text: url },
+      snippet: { label: 'Server URL', copyName: 'ChatGPT server URL', text: url },
       sees: 'ChatGPT sends you to this site’s sign-in page, then to the consent screen for ChatGPT. After Allow you are back in ChatGPT; in a chat, choose + → Developer mode and switch the app on.',
       other: OAUTH_ONLY('ChatGPT'),
     },
