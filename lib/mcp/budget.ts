@@ -19,11 +19,16 @@ const GRANULARITY = z.enum(GRANULARITIES).optional().describe('The buckets of th
  * REST's `meta` keeps exactly the spec's keys (a REST caller reads on with the offset it sent plus the
  * rows it received, docs/api.md).
  */
-export function toolMetaSchema(operation: Operation) {
+function toolMetaSchema(operation: Operation) {
   return metaSchema.extend({
     ...((operation.tool!.cuts ?? []).some((cut) => cut.nextOffset) ? { nextOffset: NEXT_OFFSET } : {}),
     ...(operation.tool!.series ? { granularity: GRANULARITY } : {}),
   });
+}
+
+/** A tool's answer: the operation's `data` and the tool's `meta`, no other key. */
+export function toolEnvelopeSchema(operation: Operation) {
+  return z.object({ data: operation.data, meta: toolMetaSchema(operation) }).strict();
 }
 
 /** `meta` of any tool answer. */

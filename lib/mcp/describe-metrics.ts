@@ -2,7 +2,8 @@
 // document is written from: the response schemas (their field descriptions) and the metric
 // definitions and rules of lib/metrics/*/definitions.ts. Nothing here is a second hand-written copy.
 import { z } from 'zod';
-import { envelope, envelopeSchema } from '../contract/envelope';
+import { envelope } from '../contract/envelope';
+import { toolEnvelopeSchema } from './budget';
 import { defineOperation, type Operation } from '../contract/operation';
 import { LIST_CAP, SERIES_BUCKETS_RULE, type MetricDefinition } from '../metrics/definitions';
 import { ANSWER_TOKEN_BUDGET } from '../contract/limits';
@@ -110,7 +111,8 @@ function walk(schema: JsonSchema, defs: Record<string, JsonSchema>, path: string
 }
 
 function fieldsOf(operation: Operation): Field[] {
-  const json = z.toJSONSchema(envelopeSchema(operation.data), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  // The tool's own answer: REST's envelope with the `meta` keys of MCP's own.
+  const json = z.toJSONSchema(toolEnvelopeSchema(operation), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const fields: Field[] = [];
   walk(json, (json.$defs ?? {}) as Record<string, JsonSchema>, '', (path, type, description) => {
     const name = path.split('.').at(-1)!.replace('[]', '');

@@ -17,7 +17,7 @@ import { MAX_RANGE_DAYS } from '../contract/query';
 import { metrics } from '../telemetry/metrics';
 import { inSpan } from '../telemetry/tracing';
 import { answeredRows, recordToolCall } from '../usage/tool-calls';
-import { fits, fitsBytes, toolMetaSchema, withinBudget, type ToolEnvelope } from './budget';
+import { fits, fitsBytes, toolEnvelopeSchema, withinBudget, type ToolEnvelope } from './budget';
 import { TOOL_OPERATIONS } from './catalogue';
 import { DESCRIBE_METRICS } from './describe-metrics';
 
@@ -149,7 +149,7 @@ function schemasOf(operation: Operation): ToolSchemas {
   let schemas = schemaCache.get(operation);
   if (!schemas) {
     const query = operation.tool!.query ?? operation.query;
-    const envelope = z.object({ data: operation.data, meta: toolMetaSchema(operation) }).strict();
+    const envelope = toolEnvelopeSchema(operation);
     schemas = {
       // Our validation runs in the shared step, with our error shape: the SDK's passes everything.
       input: advertised({ ...terseInput(jsonSchemaOf(query, 'input')), additionalProperties: false }, (value) => ({ value })),

@@ -157,6 +157,9 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(overview.data.fields).toContainEqual(expect.objectContaining({ path: 'meta.currency', type: 'string|null' }));
     const posts = expectSuccess(await client.callTool('describe_metrics', { tool: 'list_social_posts' })) as Described;
     expect(posts.data.fields).toContainEqual(expect.objectContaining({ path: 'data.posts[].likes', metric: 'likes' }));
+    // The tool's own answer, `meta` keys of MCP's own included: the offset that reads on, the series' buckets.
+    expect(posts.data.fields).toContainEqual({ path: 'meta.nextOffset', type: 'integer', description: 'Set when a list came cut: the `offset` that reads on.', metric: null });
+    expect(overview.data.fields).toContainEqual({ path: 'meta.granularity', type: 'string', description: 'The buckets of the series.', metric: null });
     // Every metric a field names is defined in its surface's answer.
     const names = new Set([...ads.data.metrics.ads, ...social.data.metrics.socialPlatform, ...social.data.metrics.socialPost].map((metric) => metric.name));
     for (const tool of TOOLS.slice(0, 6)) {
