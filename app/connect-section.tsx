@@ -2,7 +2,7 @@
 // (with that URL filled in), what the person will see, and the other way in (an API key, or OAuth).
 // One client is open at a time (<details name>): no script needed to switch, only to copy.
 import { mcpUrl } from '@/lib/app-url';
-import { clientGuides, type Snippet } from '@/lib/mcp/client-setup';
+import { clientGuides, PUBLIC_URL_STEPS, type Snippet } from '@/lib/mcp/client-setup';
 import { CopyButton } from './copy-button';
 import { InlineCode } from './inline-code';
 
@@ -42,6 +42,7 @@ export function ConnectSection() {
           <details key={guide.id} id={`connect-${guide.id}`} name="connect-client" open={index === 0}>
             <summary>{guide.name}</summary>
             <div className="connect-guide">
+              <p className={`connect-reach connect-reach-${guide.reach.from}`}><InlineCode text={guide.reach.text} /></p>
               <ol>
                 {guide.steps.map((step) => (
                   <li key={step}><InlineCode text={step} /></li>
@@ -57,6 +58,10 @@ export function ConnectSection() {
           </details>
         ))}
       </div>
+      <h3 id="connect-public-url">From a provider’s cloud: a public https URL</h3>
+      {PUBLIC_URL_STEPS.map((step) => (
+        <p key={step}><InlineCode text={step} /></p>
+      ))}
       <p className="hint">
         Every client gets the same seven read-only tools. An API key is created by an organisation admin under Settings → API
         keys; send it as <code>Authorization: Bearer &lt;key&gt;</code>.
