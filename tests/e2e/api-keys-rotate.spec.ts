@@ -9,6 +9,8 @@ import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, query, saveScreenshot, serverActionFields, signIn, userOrg } from './support/app';
 
 const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;
+/** How the page writes a moment it gives to the second (UTC). */
+const toTheSecond = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 async function createKey(page: Page, name: string): Promise<string> {
@@ -84,14 +86,15 @@ test('rotating a key shows its successor once; the old key works through the ove
   // Both linked in the list and in the activity.
   const newRow = page.locator(`tr[data-key-id="${successor.id}"]`);
   await expect(newRow.locator('td[data-label="Name"]')).toContainText(`rotated from ${old.prefix}…`);
-  await expect(newRow.locator('td[data-label="Status"]')).toHaveText('Active');
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`Retiring`);
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`replaced by ${successor.prefix}… · retires at`);
+  await expect(newRow.locator('td[data-label="Status"]')).toHaveText('ActiveNever expires');
+  // The retiring key says when it stops, to the second, and never that it does not expire.
+  const retiresAt = toTheSecond.format(retiring.retires_at!);
+  await expect(oldRow.locator('td[data-label="Status"]')).toHaveText(`RetiringRetires at ${retiresAt}, replaced by ${successor.prefix}…`);
   // A retiring key is not rotated again (that would fork it); it can still be revoked.
   await expect(oldRow.getByRole('button', { name: 'Rotate Rotating bot' })).toHaveCount(0);
   await expect(oldRow.getByRole('button', { name: 'Revoke Rotating bot' })).toBeVisible();
   await expect(page.locator('.activity li').first()).toContainText(
-    `${admin.userName} rotated in the key Rotating bot (${successor.prefix}…), replacing ${old.prefix}…, which retires at`,
+    `${admin.userName} rotated the key Rotating bot (${old.prefix}…): ${successor.prefix}… replaces it, and ${old.prefix}… retires at ${retiresAt} UTC`,
   );
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'rotated-key-list', { fullPage: true });
@@ -111,8 +114,8 @@ test('rotating a key shows its successor once; the old key works through the ove
   expect((await request.get('/api/v1/me', { headers: { Authorization: `Bearer ${newKey}` } })).status()).toBe(200);
 
   await page.reload();
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText('Retired');
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`replaced by ${successor.prefix}… · retired at`);
+  const [retired] = await query<{ retires_at: Date }>('SELECT retires_at FROM api_keys WHERE id = $1', [old.id]);
+  await expect(oldRow.locator('td[data-label="Status"]')).toHaveText(`RetiredRetired at ${toTheSecond.format(retired!.retires_at)}, replaced by ${successor.prefix}…`);
   await expectAxeClean(page);
 });
 

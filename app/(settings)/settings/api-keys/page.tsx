@@ -16,6 +16,7 @@ import { RevokeButton } from '../../revoke-button';
 import { revokeKeyAction } from './actions';
 import { ActivityList } from '../../activity-list';
 import { Cell } from '../../cell';
+import { KeyStatus } from '../../key-status';
 import { When } from '../../when';
 import { ToolCalls } from '../../tool-calls';
 
@@ -28,8 +29,6 @@ const SCOPE_TEXT: Record<Scope, Omit<ScopeOption, 'value'>> = {
   'store:read': { label: 'Store', description: 'Store sales, orders and customers.' },
 };
 const SCOPE_OPTIONS: ScopeOption[] = SCOPES.map((value) => ({ value, ...SCOPE_TEXT[value] }));
-
-const STATUS_LABEL = { active: 'Active', retiring: 'Retiring', retired: 'Retired', expired: 'Expired', revoked: 'Revoked' } as const;
 
 /** The filter box's text is only compared, never stored; longer text could match no key anyway. */
 const FILTER_MAX = 100;
@@ -131,8 +130,6 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
           <th scope="col">Clients</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
-          <th scope="col">MCP tool calls</th>
-          <th scope="col">Expires</th>
           <th scope="col">Status</th>
           <th scope="col"><span className="sr-only">Actions</span></th>
         </tr>
@@ -157,21 +154,12 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
               <When at={key.createdAt} empty="" />
               <span className="by">{createdBy(key)}</span>
             </Cell>
-            <Cell label="Last used"><When at={key.lastUsedAt} empty="Never" /></Cell>
-            <Cell label="MCP tool calls"><ToolCalls count={calls.get(key.id)} /></Cell>
-            <Cell label="Expires"><When at={key.expiresAt} dayOnly empty="Never" /></Cell>
+            <Cell label="Last used">
+              <When at={key.lastUsedAt} empty="Never" />
+              <span className="by">MCP tool calls: <ToolCalls count={calls.get(key.id)} /></span>
+            </Cell>
             <Cell label="Status" focusId={`key-status-${key.id}`}>
-              <span className={`status status-${key.status}`}>{STATUS_LABEL[key.status]}</span>
-              {key.revokedAt && (
-                <span className="by">
-                  <When at={key.revokedAt} empty="" /> by {key.revokedByName ?? 'a former member'}
-                </span>
-              )}
-              {key.replacedBy && !key.revokedAt && (
-                <span className="by">
-                  replaced by <code>{key.replacedBy.prefix}…</code> · {key.status === 'retiring' ? 'retires' : 'retired'} at <When at={key.replacedBy.retiresAt} empty="" />
-                </span>
-              )}
+              <KeyStatus keyItem={key} />
             </Cell>
             <td className="actions">
               <RotateKeyButton canRotate={key.status === 'active'} keyId={key.id} name={key.name} prefix={key.prefix} csrf={csrf} apiUrl={apiUrl} />
