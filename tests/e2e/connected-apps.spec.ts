@@ -90,7 +90,7 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await expect(page.getByRole('list', { name: 'Clients it can read' }).getByRole('listitem')).toHaveText(orgClients.map((c) => c.name));
   // Tool calls per day: the settings pages' one chart, stacked by tool, its numbers as a table.
   const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-  const toolCalls = page.getByRole('figure', { name: 'Tool calls per day, last 30 days (UTC): 3' });
+  const toolCalls = page.getByRole('figure', { name: 'Last 30 days (UTC): 3 tool calls' });
   await expect(toolCalls.getByRole('list', { name: 'Tools' }).getByRole('listitem')).toHaveText(['describe_metrics', 'list_clients']);
   await expect(toolCalls.getByRole('img')).toHaveAccessibleName(
     `Tool calls per day from ${first} to ${today}: 3 in all (1 describe_metrics, 2 list_clients); the busiest day was ${today} with 3.`,
@@ -140,7 +140,7 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await signIn(page, MEMBER.email);
   await page.goto(`/settings/connected-apps/${registered.grantId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Claude Code /);
-  await expect(page.getByRole('heading', { name: 'Tool calls, last 30 days' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tool calls per day' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Requests per day' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Request log' })).toHaveCount(0);
   await expectAxeClean(page);
