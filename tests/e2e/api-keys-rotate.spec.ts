@@ -5,6 +5,7 @@
 // SUDO_MAX_AGE_MINUTES (made so by moving authenticated_at back), and the server refuses without it.
 import { createHash } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
+import { INVALID_KEY_DETAIL } from '@/lib/contract/errors';
 import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, query, saveScreenshot, serverActionFields, signIn, userOrg } from './support/app';
 
@@ -110,7 +111,10 @@ test('rotating a key shows its successor once; the old key works through the ove
   expect(refused.headers()['www-authenticate']).toBe(unknown.headers()['www-authenticate']);
   // Alike but for the request's own id.
   const withoutInstance = (body: Record<string, unknown>) => ({ ...body, instance: null });
-  expect(withoutInstance((await refused.json()) as Record<string, unknown>)).toEqual(withoutInstance((await unknown.json()) as Record<string, unknown>));
+  const refusal = (await refused.json()) as Record<string, unknown>;
+  expect(withoutInstance(refusal)).toEqual(withoutInstance((await unknown.json()) as Record<string, unknown>));
+  // Which says, as for any key refused, that a rotated key has a successor and who makes keys.
+  expect(refusal.detail).toBe(INVALID_KEY_DETAIL);
   expect((await request.get('/api/v1/me', { headers: { Authorization: `Bearer ${newKey}` } })).status()).toBe(200);
 
   await page.reload();
