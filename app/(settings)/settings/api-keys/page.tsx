@@ -15,6 +15,7 @@ import type { ScopeOption } from './key-form-fields';
 import { RevokeButton } from '../../revoke-button';
 import { revokeKeyAction } from './actions';
 import { ActivityList } from '../../activity-list';
+import { AskAnAdmin } from '../../ask-an-admin';
 import { Cell } from '../../cell';
 import { KeyStatus } from '../../key-status';
 import { When } from '../../when';
@@ -38,7 +39,12 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   const orgId = session.membership?.orgId;
   if (!orgId || !isAdmin(session)) {
     const admins = orgId ? await listOrgAdmins(orgId) : [];
-    return <AskAnAdmin orgName={session.membership?.orgName} admins={admins} />;
+    return (
+      <AskAnAdmin page="API keys" title="Ask an admin for a key" admins={admins}>
+        Only admins of {session.membership?.orgName ?? 'your organisation'} can create and revoke API keys. Ask one of them to create a key
+        with the scopes and clients you need.
+      </AskAnAdmin>
+    );
   }
   const [keys, clients, events, calls] = await Promise.all([listApiKeys(orgId), listOrgClients(orgId), listAuditEvents(orgId, 'api_key'), toolCallCounts(orgId)]);
   const { q } = await searchParams;
@@ -184,32 +190,6 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
         ))}
       </tbody>
     </table>
-    </div>
-  );
-}
-
-function AskAnAdmin({ orgName, admins }: { orgName?: string; admins: { name: string; email: string }[] }) {
-  return (
-    <div className="page">
-      <header className="page-header">
-        <h1>API keys</h1>
-      </header>
-      <section className="card notice" aria-labelledby="ask-title">
-        <h2 id="ask-title">Ask an admin for a key</h2>
-        <p>
-          Only admins of {orgName ?? 'your organisation'} can create and revoke API keys. Ask one of them to create a key
-          with the scopes and clients you need.
-        </p>
-        {admins.length > 0 && (
-          <ul className="admins">
-            {admins.map((admin) => (
-              <li key={admin.email}>
-                {admin.name} · <a href={`mailto:${admin.email}`}>{admin.email}</a>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
     </div>
   );
 }
