@@ -58,10 +58,21 @@ test('rotating a key shows its successor once; the old key works through the ove
   const old = await keyRow(oldKey);
   const oldRow = page.locator(`tr[data-key-id="${old.id}"]`);
 
+  const opened = Date.now();
   await oldRow.getByRole('button', { name: 'Rotate Rotating bot' }).click();
   const rotate = page.getByRole('dialog', { name: 'Rotate “Rotating bot”?' });
   await expect(rotate).toBeVisible();
+  // The dialog opens on the choice made for the person (not on "Stop it now"), and says when each overlap ends.
   await expect(rotate.getByRole('radio', { name: '24 hours' })).toBeChecked();
+  await expect(rotate.getByRole('radio', { name: '24 hours' })).toBeFocused();
+  await expect(rotate.locator('label', { hasText: 'Stop it now' }).locator('.hint')).toHaveText('Requests with the old key are refused at once.');
+  for (const [label, hours] of [['1 hour', 1], ['24 hours', 24], ['7 days', 168]] as const) {
+    const until = rotate.locator('label', { hasText: label }).locator('.hint');
+    await expect(until).toHaveText(/^Until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC$/);
+    const end = Date.parse((await until.locator('time').getAttribute('datetime'))!);
+    expect(end, label).toBeGreaterThanOrEqual(opened + hours * 3_600_000);
+    expect(end, label).toBeLessThanOrEqual(Date.now() + hours * 3_600_000);
+  }
   await expectAxeClean(page);
   await rotate.getByRole('radio', { name: '1 hour' }).check();
   const before = Date.now();
@@ -146,6 +157,7 @@ test('a key is renamed and given a note; a bad note is explained in the dialog; 
   await edit.getByLabel('Note (optional)').fill('Runs the Monday report on the reporting server.');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toBeHidden();
+  await expect(row.getByRole('status')).toHaveText('Saved.');
   await expect(row.locator('td[data-label="Name"]')).toHaveText(`Looker Studio${prefix}…Runs the Monday report on the reporting server.Requests and usage`);
   expect(await keyRow(key)).toMatchObject({ name: 'Looker Studio', note: 'Runs the Monday report on the reporting server.' });
   await expect(page.locator('.activity li').first()).toContainText(`${admin.userName} edited the key Looker Studio (${prefix}…), formerly Unnamed bot`);
