@@ -166,7 +166,7 @@ test('revoking from an app’s page ends its access, and its past tool calls kee
   expect(await query(`SELECT 1 FROM oauth_payloads WHERE model = 'Grant' AND id = $1`, [app.grantId])).toEqual([]);
 
   const calls = page.getByRole('region', { name: 'Recent tool calls' });
-  await expect(calls.getByRole('row').filter({ hasText: `${name} (revoked)` })).toHaveCount(1);
+  await expect(calls.getByRole('row').filter({ hasText: `${name} (revoked)` }).locator('td[data-label="Caller"]')).toHaveText(`${name} (revoked)Connected app`);
   await expect(page.getByRole('region', { name: 'Activity' }).getByRole('listitem').first()).toContainText(`${admin.userName} revoked the app ${name}`);
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'connected-apps-revoked-name', { fullPage: true });
@@ -207,6 +207,7 @@ test('revoke all apps asks first (cancel keeps them, focus stays in the dialog) 
   await confirm.click();
   await expect(page.getByText('No app is connected.')).toBeVisible();
   await expect(page.getByRole('heading', { name: /^Apps/ })).toBeFocused();
+  await expect(page.getByRole('heading', { name: /^Apps/ })).toHaveText('Apps');
   await expect(page.getByRole('button', { name: 'Revoke all apps' })).toHaveCount(0);
   for (const app of mine) expect(await verifyAccessToken(app.token)).toBeNull();
   expect(await verifyAccessToken(admins.token)).not.toBeNull();
