@@ -3,19 +3,13 @@
 // reload) and needs no script. What it reads and how long records are kept: lib/usage/request-log.ts.
 import { requestLogPage, STATUS_CLASSES, type RequestLogCursor, type RequestLogEntry, type RequestLogFilter, type RequestScope, type StatusClass } from '@/lib/usage/request-log';
 import { Cell } from './cell';
+import { CLASS_LABEL } from './usage-chart';
 import { When } from './when';
 import './usage.css';
 
 /** The page's query: the filter, and the cursor of an older page (`before`) or a newer one (`after`). */
 export type LogSearchParams = { status?: string | string[]; endpoint?: string | string[]; id?: string | string[]; before?: string | string[]; after?: string | string[] };
 
-const STATUS_OPTIONS: { value: StatusClass; label: string }[] = [
-  { value: '2xx', label: '2xx success' },
-  { value: '3xx', label: '3xx not modified' },
-  { value: '4xx', label: '4xx refused (429 included)' },
-  { value: '429', label: '429 rate limited' },
-  { value: '5xx', label: '5xx server error' },
-];
 
 /** Bounds of what the filter takes from the address; longer text could match nothing. */
 const TEXT_MAX = 512;
@@ -84,7 +78,7 @@ export async function RequestLog({
           <label htmlFor="log-status" className="log-filter-label">Status</label>
           <select id="log-status" name="status" defaultValue={filter.status ?? ''}>
             <option value="">Any status</option>
-            {STATUS_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+            {STATUS_CLASSES.map((statusClass) => <option key={statusClass} value={statusClass}>{CLASS_LABEL[statusClass]}</option>)}
           </select>
         </div>
         <div className="field">

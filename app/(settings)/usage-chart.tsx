@@ -8,7 +8,8 @@ import { STATUS_CLASSES, type RequestUsage, type StatusClass } from '@/lib/usage
 import type { CallsPerDay } from '@/lib/usage/tool-calls';
 import './usage.css';
 
-const CLASS_LABEL: Record<StatusClass, string> = {
+/** Each status class as the legend and the request log's filter name it (the same classes, disjoint, in both). */
+export const CLASS_LABEL: Record<StatusClass, string> = {
   '2xx': '2xx success',
   '3xx': '3xx not modified',
   '4xx': '4xx refused (other than 429)',

@@ -333,7 +333,7 @@ export type RequestScope =
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-/** What the log can be filtered by: a status class (`4xx` includes 429 here), an endpoint, a request id. */
+/** What the log can be filtered by: a status class (the charts' disjoint ones: `4xx` is other than 429), an endpoint, a request id. */
 export interface RequestLogFilter {
   status?: StatusClass;
   endpoint?: string;
@@ -403,7 +403,7 @@ function scopeConditions(scope: RequestScope, params: SqlParams, table: 'log' | 
 const STATUS_RANGES: Record<StatusClass, string> = {
   '2xx': 'status BETWEEN 200 AND 299',
   '3xx': 'status BETWEEN 300 AND 399',
-  '4xx': 'status BETWEEN 400 AND 499',
+  '4xx': 'status BETWEEN 400 AND 499 AND status <> 429',
   '429': 'status = 429',
   '5xx': 'status BETWEEN 500 AND 599',
 };
