@@ -104,7 +104,9 @@ test('a key’s request log: filter by status class and endpoint, find a request
   // An id no request has.
   await page.getByLabel('Request id').fill('00000000-0000-4000-8000-000000000000');
   await page.getByLabel('Request id').press('Enter');
-  await expect(page.getByRole('status')).toHaveText('No logged request has the id “00000000-0000-4000-8000-000000000000”.');
+  await expect(page.getByRole('status')).toHaveText(
+    'No logged request has the id “00000000-0000-4000-8000-000000000000”. It may have been made with another key or app (a rotated key’s predecessor, for one): look for it in the organisation’s log.',
+  );
   await expectAxeClean(page);
 
   // Older pages: the 51st request and on.
