@@ -35,16 +35,21 @@ async function keyRow(name: string, prefix?: string): Promise<{ id: string; pref
   return row!;
 }
 
-async function mintKey(page: Page, name: string, scopes: string[] = ['ads:read']): Promise<MintedKey> {
-  await page.goto('/settings/api-keys');
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  for (const scope of scopes) await page.getByRole('checkbox', { name: scope }).check();
-  await page.getByRole('button', { name: 'Create key' }).click();
+/** The key the show-once dialog shows for `name` (a new key or a successor), stored and closed; with its row. */
+async function storedKey(page: Page, name: string): Promise<MintedKey> {
   const dialog = page.getByRole('dialog', { name: `Your new key “${name}”` });
   const key = await dialog.getByLabel('API key').inputValue();
   await dialog.getByRole('button', { name: 'I have stored the key' }).click();
   await expect(dialog).toBeHidden();
   return { key, ...(await keyRow(name, key.slice(0, 12))) };
+}
+
+async function mintKey(page: Page, name: string, scopes: string[] = ['ads:read']): Promise<MintedKey> {
+  await page.goto('/settings/api-keys');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  for (const scope of scopes) await page.getByRole('checkbox', { name: scope }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  return storedKey(page, name);
 }
 
 /** Rotates the key with an hour's overlap and returns its successor. */
@@ -54,11 +59,7 @@ async function rotate(page: Page, old: MintedKey, name: string): Promise<MintedK
   const dialog = page.getByRole('dialog', { name: `Rotate “${name}”?` });
   await dialog.getByRole('radio', { name: /^1 hour/ }).check();
   await dialog.getByRole('button', { name: 'Rotate key' }).click();
-  const shown = page.getByRole('dialog', { name: `Your new key “${name}”` });
-  const key = await shown.getByLabel('API key').inputValue();
-  await shown.getByRole('button', { name: 'I have stored the key' }).click();
-  await expect(shown).toBeHidden();
-  return { key, ...(await keyRow(name, key.slice(0, 12))) };
+  return storedKey(page, name);
 }
 
 test('the keys page from 390 to 1440 px: every control of the table in view, long names in lines, a retiring key says when it retires', async ({ page }, testInfo) => {
