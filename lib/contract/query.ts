@@ -230,13 +230,22 @@ export function parseArguments<S extends QuerySchema>(args: unknown, schema: S):
   return validateValues(values, errors, schema);
 }
 
+/**
+ * An issue in the wording of the other messages ("must be …"). Our schemas word their own, but a choice
+ * among values (`z.enum`) comes with zod's ("Invalid option: expected one of …"): said here once for all.
+ */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((value) => `\`${String(value)}\``).join(', ')}`;
+  return issue.message;
+}
+
 /** Runs the schema over values already checked for shape; throws 400 listing every problem. */
 function validateValues<S extends QuerySchema>(values: Record<string, string>, errors: FieldError[], schema: S): z.infer<S> {
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path.map(String).join('.');
-      if (!errors.some((e) => e.path === path)) errors.push({ path, message: values[path] === undefined ? 'is required' : issue.message });
+      if (!errors.some((e) => e.path === path)) errors.push({ path, message: values[path] === undefined ? 'is required' : issueMessage(issue) });
     }
   }
   if (errors.length > 0 || !parsed.success) {

@@ -596,7 +596,7 @@ describe('rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({
       code: 'rate_limited',
-      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry after the seconds in Retry-After.`,
+      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry in ${refused.headers.get('retry-after')} s (Retry-After).`,
     });
     const call = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: busy });
     expect(((await rpcMessages(call))[0]!.result as ToolResult).isError ?? false).toBe(false);
