@@ -3,7 +3,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { hasSessionCookie, SETTINGS_HOME } from '@/lib/session/current';
-import { ConnectSection } from './connect-section';
+import { appUrl } from '@/lib/app-url';
+import { ConnectSection, SnippetBox } from './connect-section';
 import { SiteHeader } from './site-header';
 import './(settings)/settings.css';
 
@@ -49,10 +50,12 @@ export default async function Home() {
             <h2 id="rest-title">REST API for your servers</h2>
             <p>
               <code>GET</code> requests under <code>/api/v1</code> with an API key in the <code>Authorization: Bearer</code>{' '}
-              header. Organisation admins mint keys in Settings → API keys, each with its scopes and, if wanted, a list of
-              clients. Answers are <code>{'{ data, meta }'}</code>; errors are problem documents that link to their
-              explanation.
+              header. Organisation admins mint keys in <Link href="/settings/api-keys" prefetch={false}>Settings → API keys</Link>, each with its
+              scopes and, if wanted, a list of clients. Answers are <code>{'{ data, meta }'}</code>; errors are problem
+              documents that link to their explanation.
             </p>
+            <p>A first call: the key describes itself (replace <code>&lt;key&gt;</code> with yours).</p>
+            <SnippetBox id="first-call" snippet={{ label: 'First call', copyName: 'first call', text: `curl -H "Authorization: Bearer <key>" ${appUrl()}/api/v1/me` }} />
             <ul className="home-links">
               <li><Link href="/docs/api" prefetch={false}>API reference</Link> <span className="muted">every endpoint, its parameters and examples</span></li>
               {/* A plain link: Next.js would prefetch a route handler as a page, and the document refuses that query with 400. */}
@@ -66,6 +69,7 @@ export default async function Home() {
             <p>
               Claude, ChatGPT, VS Code, Cursor and other MCP clients connect to this address and sign in with OAuth: you
               approve them with your dashboard account. A client that cannot sign in can send an API key instead.
+              It reads ads and organic social data: web analytics, search console and store data are on the REST API only.
             </p>
             <ul className="home-links">
               <li><a href="#connect">Connect your client</a> <span className="muted">what to paste into Claude, ChatGPT, Cursor, VS Code and others</span></li>

@@ -22,6 +22,20 @@ const USAGE = `Usage: npm run key:create -- --org <id|slug> --scopes ${SCOPES.jo
 /** The overlap when none is given: a day leaves time to deploy the new key. */
 const DEFAULT_OVERLAP: RotationOverlap = '24h';
 
+/** What `--help` (or `-h`) prints, on standard output with status 0: asked for, it is no usage error. */
+export const HELP = `Mints an API key and prints it once (only its SHA-256 is stored), or rotates a live key.
+${USAGE}
+
+  --org       the organisation, by id or slug
+  --scopes    comma separated, one or more of ${SCOPES.join(', ')}
+  --clients   comma separated client ids (UUIDs) the key may read; without it, every client
+  --expires   the key's last day (UTC), YYYY-MM-DD; without it, no expiry
+  --name      what the key is for (default "CLI key")
+  --rotate    a live key's display prefix or id: mints its successor, same name, scopes, clients and expiry
+  --overlap   how long the rotated key keeps working: ${OVERLAPS.replaceAll('|', ', ')} (default ${DEFAULT_OVERLAP})
+
+The database is DATABASE_URL's, or when it is unset the embedded one of a running \`npm run demo\`.`;
+
 export class UsageError extends Error {}
 
 export interface KeyRequest {
@@ -158,6 +172,11 @@ export async function createKeyFromArgs(argv: string[]): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return;
+  }
   const url = process.env.DATABASE_URL || (await runningEmbeddedDatabaseUrl());
   if (!url) {
     console.error('No database: start `npm run demo` (its embedded database is then found in .data/), or set DATABASE_URL to the service database.');
@@ -167,7 +186,7 @@ async function main(): Promise<void> {
   // lib/db reads DATABASE_URL when it first connects.
   process.env.DATABASE_URL = url;
   try {
-    for (const line of await createKeyFromArgs(process.argv.slice(2))) console.log(line);
+    for (const line of await createKeyFromArgs(args)) console.log(line);
   } catch (error) {
     if (error instanceof UsageError || error instanceof InvalidKeyRequest) {
       console.error(error.message);

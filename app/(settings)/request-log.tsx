@@ -1,20 +1,15 @@
 // A scope's request log (a key's, a connected app's, the organisation's), newest first, a page at a
 // time, with its filter: a plain GET form, so that a filtered view is an address (shareable, survives a
 // reload) and needs no script. What it reads and how long records are kept: lib/usage/request-log.ts.
-import { requestLogPage, STATUS_CLASSES, type RequestLogFilter, type RequestScope, type StatusClass } from '@/lib/usage/request-log';
+import { requestLogPage, STATUS_CLASSES, type RequestLogCursor, type RequestLogEntry, type RequestLogFilter, type RequestScope, type StatusClass } from '@/lib/usage/request-log';
+import { Cell } from './cell';
+import { CLASS_LABEL } from './usage-chart';
 import { When } from './when';
 import './usage.css';
 
-/** The page's query: the filter, and the cursor of an older page. */
-export type LogSearchParams = { status?: string | string[]; endpoint?: string | string[]; id?: string | string[]; before?: string | string[] };
+/** The page's query: the filter, and the cursor of an older page (`before`) or a newer one (`after`). */
+export type LogSearchParams = { status?: string | string[]; endpoint?: string | string[]; id?: string | string[]; before?: string | string[]; after?: string | string[] };
 
-const STATUS_OPTIONS: { value: StatusClass; label: string }[] = [
-  { value: '2xx', label: '2xx success' },
-  { value: '3xx', label: '3xx not modified' },
-  { value: '4xx', label: '4xx refused (429 included)' },
-  { value: '429', label: '429 rate limited' },
-  { value: '5xx', label: '5xx server error' },
-];
 
 /** Bounds of what the filter takes from the address; longer text could match nothing. */
 const TEXT_MAX = 512;
@@ -24,7 +19,7 @@ function first(value: string | string[] | undefined): string {
 }
 
 /** The filter the address asks for: an unknown status class or an empty field is no filter. */
-export function logFilter(params: LogSearchParams): RequestLogFilter & { before: string } {
+export function logFilter(params: LogSearchParams): RequestLogFilter & { before: string; after: string } {
   const status = first(params.status);
   const endpoint = first(params.endpoint);
   const id = first(params.id).toLowerCase();
@@ -33,15 +28,17 @@ export function logFilter(params: LogSearchParams): RequestLogFilter & { before:
     ...(endpoint ? { endpoint } : {}),
     ...(id ? { requestId: id } : {}),
     before: first(params.before),
+    after: first(params.after),
   };
 }
 
-function hrefWith(basePath: string, filter: RequestLogFilter, before?: string): string {
+function hrefWith(basePath: string, filter: RequestLogFilter, cursor: RequestLogCursor = {}): string {
   const query = new URLSearchParams();
   if (filter.status) query.set('status', filter.status);
   if (filter.endpoint) query.set('endpoint', filter.endpoint);
   if (filter.requestId) query.set('id', filter.requestId);
-  if (before) query.set('before', before);
+  if (cursor.before) query.set('before', cursor.before);
+  if (cursor.after) query.set('after', cursor.after);
   const text = query.toString();
   return `${basePath}${text ? `?${text}` : ''}#request-log`;
 }
@@ -52,6 +49,7 @@ export async function RequestLog({
   basePath,
   endpoints,
   showCaller = false,
+  wholeLogPath,
 }: {
   scope: RequestScope;
   params: LogSearchParams;
@@ -61,9 +59,14 @@ export async function RequestLog({
   endpoints: string[];
   /** Whether to name each request's key or app (the organisation's log). */
   showCaller?: boolean;
+  /**
+   * The organisation's log, from a narrower one: a request id not found here may be another key's (the
+   * one a rotated key replaced, above all), and the organisation's log has every key's.
+   */
+  wholeLogPath?: string;
 }) {
-  const { before, ...asked } = logFilter(params);
-  const page = await requestLogPage(scope, asked, before || undefined);
+  const { before, after, ...asked } = logFilter(params);
+  const page = await requestLogPage(scope, asked, { before: before || undefined, after: after || undefined });
   // As the log read them: an endpoint that names none is no filter, a cursor out of its bounds the first page.
   const { filter, older } = page;
   const filtered = Boolean(filter.status || filter.endpoint || filter.requestId);
@@ -75,7 +78,7 @@ export async function RequestLog({
           <label htmlFor="log-status" className="log-filter-label">Status</label>
           <select id="log-status" name="status" defaultValue={filter.status ?? ''}>
             <option value="">Any status</option>
-            {STATUS_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+            {STATUS_CLASSES.map((statusClass) => <option key={statusClass} value={statusClass}>{CLASS_LABEL[statusClass]}</option>)}
           </select>
         </div>
         <div className="field">
@@ -95,6 +98,12 @@ export async function RequestLog({
       {page.entries.length === 0 ? (
         <p className="muted" role="status">
           {filter.requestId ? `No logged request has the id “${filter.requestId}”.` : filtered ? 'No logged request matches this filter.' : 'No request has been logged yet.'}
+          {filter.requestId && wholeLogPath && (
+            <>
+              {' '}It may have been made with another key or app (a rotated key’s predecessor, for one):{' '}
+              <a href={hrefWith(wholeLogPath, { requestId: filter.requestId })}>look for it in the organisation’s log</a>.
+            </>
+          )}
         </p>
       ) : (
         <div className="table-box" role="region" aria-label="Request log, scrolls sideways when wide" tabIndex={0}>
@@ -115,17 +124,17 @@ export async function RequestLog({
             <tbody>
               {page.entries.map((entry) => (
                 <tr key={entry.id} data-request-id={entry.requestId}>
-                  <td className="nowrap"><When at={entry.at} empty="" /></td>
-                  {showCaller && <td className="wrap">{entry.caller}</td>}
-                  <td className="request">
+                  <Cell label="Time"><When at={entry.at} seconds empty="" /></Cell>
+                  {showCaller && <Cell label="Key or app"><Caller entry={entry} /></Cell>}
+                  <Cell label="Request">
                     <code>{entry.method} {entry.path}{entry.query ? `?${entry.query}` : ''}</code>
                     {entry.tool && <span className="by">Tool: {entry.tool}</span>}
-                  </td>
-                  <td><span className={`http-status s${Math.floor(entry.status / 100)}`}>{entry.status}</span></td>
-                  <td className="nowrap">{entry.durationMs} ms</td>
-                  <td className="nowrap">{entry.clientAddress ?? <span className="muted">unknown</span>}</td>
-                  <td className="nowrap">{entry.rateLimited ? 'Limited' : entry.rateRemaining === null ? '—' : `${entry.rateRemaining} left`}</td>
-                  <td><code>{entry.requestId}</code></td>
+                  </Cell>
+                  <Cell label="Status"><span className={`http-status s${Math.floor(entry.status / 100)}`}>{entry.status}</span></Cell>
+                  <Cell label="Duration">{entry.durationMs} ms</Cell>
+                  <Cell label="Client address">{entry.clientAddress ?? <span className="muted">unknown</span>}</Cell>
+                  <Cell label="Rate limit">{entry.rateLimited ? 'Limited' : entry.rateRemaining === null ? '—' : `${entry.rateRemaining} left`}</Cell>
+                  <Cell label="Request id"><code>{entry.requestId}</code></Cell>
                 </tr>
               ))}
             </tbody>
@@ -135,9 +144,23 @@ export async function RequestLog({
       {(page.next || older) && (
         <nav className="pager" aria-label="Request log pages">
           {older && <a href={hrefWith(basePath, filter)}>Newest requests</a>}
-          {page.next && <a href={hrefWith(basePath, filter, page.next)}>Older requests</a>}
+          {page.newer && <a href={hrefWith(basePath, filter, { after: page.newer })}>Newer requests</a>}
+          {page.next && <a href={hrefWith(basePath, filter, { before: page.next })}>Older requests</a>}
         </nav>
       )}
+    </>
+  );
+}
+
+/**
+ * Whose request it was, in the organisation's log: a key by its prefix and name (a rotated key and its
+ * successor share the name), an app by its name.
+ */
+function Caller({ entry }: { entry: RequestLogEntry }) {
+  if (!entry.callerPrefix) return <>{entry.caller}</>;
+  return (
+    <>
+      {entry.caller} <code className="by">{entry.callerPrefix}…</code>
     </>
   );
 }

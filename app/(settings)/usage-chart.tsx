@@ -8,7 +8,8 @@ import { STATUS_CLASSES, type RequestUsage, type StatusClass } from '@/lib/usage
 import type { CallsPerDay } from '@/lib/usage/tool-calls';
 import './usage.css';
 
-const CLASS_LABEL: Record<StatusClass, string> = {
+/** Each status class as the legend and the request log's filter name it (the same classes, disjoint, in both). */
+export const CLASS_LABEL: Record<StatusClass, string> = {
   '2xx': '2xx success',
   '3xx': '3xx not modified',
   '4xx': '4xx refused (other than 429)',
@@ -41,10 +42,13 @@ interface DayCounts {
   total: number;
 }
 
-// The drawing's own units (the SVG scales to its box; below MIN_WIDTH px the box scrolls).
+// The drawing's own units. It is never drawn smaller than one pixel a unit, so that its text keeps the
+// size usage.css gives it; a narrower box scrolls instead, opening on the latest day (usage.css). The
+// axis is on the right, beside the latest day, so that it is in view where the box opens.
 const BAR_STEP = 24;
 const BAR_WIDTH = 16;
-const LEFT = 44;
+const LEFT = 8;
+const RIGHT = 44;
 const TOP = 12;
 const PLOT_HEIGHT = 160;
 const BOTTOM = 28;
@@ -87,14 +91,14 @@ function UsageChart(props: { days: DayCounts[]; series: Series[]; noun: string; 
   const { days, series, noun, subject, seriesName, by, id } = props;
   const total = days.reduce((sum, d) => sum + d.total, 0);
   const top = axisMax(Math.max(...days.map((d) => d.total)));
-  const width = LEFT + days.length * BAR_STEP + 8;
+  const width = LEFT + days.length * BAR_STEP + RIGHT;
   const height = TOP + PLOT_HEIGHT + BOTTOM;
   const y = (value: number) => TOP + PLOT_HEIGHT - (value / top) * PLOT_HEIGHT;
   const title = `${noun[0]!.toUpperCase()}${noun.slice(1)}`;
   return (
     <figure className="usage-chart" aria-labelledby={`${id}-caption`}>
       <figcaption id={`${id}-caption`} className="chart-caption">
-        {title} per day, last {days.length} days (UTC): {number.format(total)}
+        Last {days.length} days (UTC): {number.format(total)} {noun}
       </figcaption>
       <ul className="chart-legend" aria-label={seriesName}>
         {series.map((s) => (
@@ -105,11 +109,11 @@ function UsageChart(props: { days: DayCounts[]; series: Series[]; noun: string; 
         ))}
       </ul>
       <div className="chart-box" role="region" aria-label={`Chart of ${noun} per day, scrolls sideways when narrow`} tabIndex={0}>
-        <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary(days, series, noun, subject, total)} className="chart" data-testid={`${id}-svg`}>
+        <svg viewBox={`0 0 ${width} ${height}`} style={{ minWidth: width }} role="img" aria-label={summary(days, series, noun, subject, total)} className="chart" data-testid={`${id}-svg`}>
           {[0, top / 2, top].map((tick) => (
             <g key={tick} className="tick">
-              <line x1={LEFT} x2={width - 4} y1={y(tick)} y2={y(tick)} />
-              <text x={LEFT - 6} y={y(tick) + 4} textAnchor="end">{number.format(tick)}</text>
+              <line x1={LEFT} x2={width - RIGHT + 4} y1={y(tick)} y2={y(tick)} />
+              <text x={width - RIGHT + 8} y={y(tick) + 4} textAnchor="start">{number.format(tick)}</text>
             </g>
           ))}
           {days.map((day, i) => {
@@ -165,10 +169,14 @@ function UsageChart(props: { days: DayCounts[]; series: Series[]; noun: string; 
 export function EndpointUsage({ usage, id }: { usage: RequestUsage; id: string }) {
   if (usage.endpoints.length === 0) return <p className="muted">No requests in the last {usage.days.length} days.</p>;
   const busiest = usage.endpoints[0]!.total;
+  // The note is above the scrolling box, not the table's caption: a caption is as wide as its table,
+  // and scrolled out of view with the columns on a phone.
   return (
+    <>
+    <p className="table-note" id={`${id}-endpoints-note`}>Last {usage.days.length} days, busiest first. MCP tools are named mcp:&lt;tool&gt;.</p>
     <div className="table-box" role="region" aria-label="Requests per endpoint, scrolls sideways when wide" tabIndex={0}>
-      <table className="numbers endpoints" data-testid={`${id}-endpoints`}>
-        <caption className="table-note">Last {usage.days.length} days, busiest first. MCP tools are named mcp:&lt;tool&gt;.</caption>
+      <table className="numbers endpoints" data-testid={`${id}-endpoints`} aria-describedby={`${id}-endpoints-note`}>
+        <caption className="sr-only">Requests per endpoint or tool</caption>
         <thead>
           <tr>
             <th scope="col">Endpoint or tool</th>
@@ -190,5 +198,6 @@ export function EndpointUsage({ usage, id }: { usage: RequestUsage; id: string }
         </tbody>
       </table>
     </div>
+    </>
   );
 }

@@ -39,7 +39,7 @@ export async function UsageSections({
         ) : (
           <p className="notice">The request log is off on this server (<code>REQUEST_LOG=off</code>): no request is being logged or counted now.</p>
         )}
-        <RequestLog scope={scope} params={params} basePath={basePath} endpoints={usage.endpoints.map((e) => e.endpoint)} showCaller={showCaller} />
+        <RequestLog scope={scope} params={params} basePath={basePath} endpoints={usage.endpoints.map((e) => e.endpoint)} showCaller={showCaller} wholeLogPath={scope.kind === 'org' ? undefined : '/settings/usage'} />
       </section>
     </>
   );

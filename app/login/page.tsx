@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { consentApp } from '@/lib/oauth/consent';
 import { currentSession, SETTINGS_HOME } from '@/lib/session/current';
@@ -20,7 +21,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   return (
     <main className="auth-page">
       <div className="auth-card">
-        <p className="brand">Metrics API</p>
+        {/* The way back to the front page for whoever came here by mistake. */}
+        <p className="brand"><Link href="/">Metrics API</Link></p>
         <h1>Sign in</h1>
         {reason === 'expired' && !session && (
           <p className="notice" role="status">Your session expired; sign in again{returnTo ? ' to go back to the page you were on' : ''}.</p>
@@ -35,6 +37,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <p className="muted">Use your agency dashboard account to manage API keys and connected apps.</p>
         )}
         <LoginForm returnTo={returnTo} />
+        <p className="hint auth-help">
+          Forgot your password? This site has no reset of its own: your agency dashboard account is managed by your organisation,
+          so ask your admin.
+        </p>
       </div>
     </main>
   );

@@ -50,7 +50,7 @@ export const clientsOperation = defineOperation({
   tool: {
     name: 'list_clients',
     title: 'List clients',
-    lead: 'Call first: the clients you can read, by name, with the `id` other tools take as `client`, and each client’s ad accounts (with currencies), social pages, analytics properties, search-console sites and stores.',
+    lead: 'Call first: the clients you can read, by name, with the `id` other tools take as `client`, and each client’s ad accounts (with currencies), social pages, analytics properties, search-console sites and stores. Read on with `offset` = `meta.nextOffset`.',
     query: noParameters.safeExtend({ limit: toolLimit(CLIENTS_TOOL_CAP, 'clients', 10), offset: offsetParam('clients') }),
     cuts: [offsetCut('clients', (data: unknown[]) => [data])],
   },

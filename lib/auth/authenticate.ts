@@ -2,7 +2,7 @@
 // endpoint's when it is called with a key.
 import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
-import { ApiError } from '../contract/errors';
+import { ApiError, INVALID_KEY_DETAIL } from '../contract/errors';
 import { hashKey } from './api-keys';
 import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
@@ -90,7 +90,7 @@ export async function authenticate(request: Request): Promise<ApiKeyContext> {
   if (!row || row.revoked_at || ended(row.expires_at) || ended(row.retires_at)) {
     // One answer for unknown, revoked, expired and retired (rotated, past its overlap) keys: nothing
     // about a key's history is disclosed.
-    throw unauthorized('The API key is not valid: it is unknown, revoked or expired.', 'invalid_token');
+    throw unauthorized(INVALID_KEY_DETAIL, 'invalid_token');
   }
   void recordKeyUse(row.id);
   return {

@@ -11,7 +11,8 @@ export const ERROR_CODES = {
   unauthorized: {
     status: 401,
     title: 'Unauthorized',
-    explanation: 'The API key is missing, malformed, unknown, revoked or expired, or it was sent somewhere other than the `Authorization: Bearer` header.',
+    explanation:
+      'The API key is missing, malformed, unknown, revoked or expired (a rotated key stops when its overlap ends), or it was sent somewhere other than the `Authorization: Bearer` header. What to do: send the key as `Authorization: Bearer <key>`; if it was rotated, use the key that replaced it; if it was revoked or lost, ask an organisation admin for a new one, made in Settings → API keys (`/settings/api-keys`).',
   },
   forbidden: {
     status: 403,
@@ -66,11 +67,21 @@ export class ApiError extends Error {
   }
 }
 
-/** The 429 of the rate limit (not of the concurrency caps), for both doors; `who` names whose window is full. */
-export function rateLimited(who: string, window: RateLimitWindow = 'data'): ApiError {
+/**
+ * The 401 of every key that does not work, whatever the reason: the answer never tells a valid key that
+ * was revoked or rotated from one that never existed, so it names every case and the way out of each.
+ */
+export const INVALID_KEY_DETAIL =
+  'The API key is not valid: it is unknown, revoked or expired, or it was rotated and its overlap has ended. If this key was rotated or revoked, use the key that replaced it or ask an organisation admin for a new one: admins make keys in Settings → API keys (/settings/api-keys).';
+
+/**
+ * The 429 of the rate limit (not of the concurrency caps), for both doors; `who` names whose window is
+ * full, `retryAfter` is the seconds its `Retry-After` header says.
+ */
+export function rateLimited(who: string, retryAfter: number, window: RateLimitWindow = 'data'): ApiError {
   const { limit, windowSeconds } = RATE_LIMITS[window];
   const what = window === 'protocol' ? 'MCP protocol messages' : 'requests';
-  return new ApiError('rate_limited', `More than ${limit} ${what} in ${windowSeconds} s for ${who}. Retry after the seconds in Retry-After.`);
+  return new ApiError('rate_limited', `More than ${limit} ${what} in ${windowSeconds} s for ${who}. Retry in ${retryAfter} s (Retry-After).`);
 }
 
 /** The one answer for anything outside a credential's reach, identical to "does not exist". */

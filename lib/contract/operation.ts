@@ -27,6 +27,12 @@ export interface ToolFace {
    * arguments (tests/integration/mcp-answer-sizes.test.ts checks it).
    */
   cuts?: ToolCut[];
+  /**
+   * The series of an overview's answer (by `granularity`). Called without `granularity` (and with
+   * `series` `auto`), the MCP door answers by day, or by week or month when by day the answer would
+   * pass its budget, and says which in `meta.granularity` (lib/mcp/tools.ts).
+   */
+  series?: (data: never) => { date: string }[][];
 }
 
 /** A list of an answer the MCP answer budget may shorten, and how a model gets the rest. */
@@ -37,6 +43,11 @@ export interface ToolCut {
   lists(data: never): unknown[][];
   /** How to read on after the first `kept` rows were sent, for these arguments. */
   next(kept: number, args: Record<string, unknown>, data: never): string;
+  /**
+   * For a list read on with an `offset`: the `offset` that continues it after the first `kept` rows
+   * sent (`meta.nextOffset` of a cut answer, by `limit` or by the budget). Absent: read on otherwise.
+   */
+  nextOffset?(kept: number, args: Record<string, unknown>): number;
 }
 
 /** The cut of an overview's series (the days or buckets in order): the rest is a later `from`, or fewer points. */
@@ -53,10 +64,12 @@ export function seriesCut(lists: (data: never) => { date: string }[][]): ToolCut
 
 /** The cut of a list tool that takes `offset`: the same arguments with the next offset read on. */
 export function offsetCut(what: string, lists: (data: never) => unknown[][]): ToolCut {
+  const nextOffset = (kept: number, args: Record<string, unknown>) => Number(args.offset ?? 0) + kept;
   return {
     what,
     lists,
-    next: (kept, args) => `call again with the same arguments and \`"offset": ${Number(args.offset ?? 0) + kept}\``,
+    nextOffset,
+    next: (kept, args) => `call again with the same arguments and \`"offset": ${nextOffset(kept, args)}\``,
   };
 }
 

@@ -1,9 +1,10 @@
 // Query-string parsing shared by every endpoint: one zod schema per endpoint, every problem reported.
 import { z } from 'zod';
 import { addDays, dayNumber, daysInclusive, isRealDay, todayIn, type IsoDay } from '../time/days';
-import { bucketCount, GRANULARITIES, type Granularity } from '../time/buckets';
+import { GRANULARITIES } from '../time/buckets';
 import { isPlainText, PLAIN_TEXT_MESSAGE } from '../text/plain-text';
 import { ApiError, type FieldError } from './errors';
+import { DEFAULT_ANSWER_TOKENS } from './limits';
 
 export const MAX_RANGE_DAYS = 366;
 
@@ -71,12 +72,11 @@ export function boundedCount(max: number, fallback: number) {
 /**
  * The `limit` argument of an MCP list tool: 1 to the REST cap, `fallback` when absent (enough to see the
  * top while the answer stays within the default budget of lib/mcp/budget.ts). A longer list is cut by
- * that budget, never by asking for more: the text of a cut answer says which `offset` continues it.
+ * that budget, never by asking for more: a cut answer's `meta.nextOffset` (and its text) says which `offset` continues it.
  */
 export function toolLimit(cap: number, what: string, fallback: number) {
-  return boundedCount(cap, fallback).describe(
-    `Most ${what} to return, 1 to ${cap}; default ${fallback}. \`truncated\`: more exist (the answer says how to read on).`,
-  );
+  // The bounds and the default are the schema's own keywords; the description says what they do not.
+  return boundedCount(cap, fallback).describe(`Most ${what}; when more exist, \`meta.nextOffset\` is the \`offset\` to read on.`);
 }
 
 /** The largest `offset`: far beyond any list an organisation has, a bound on the database's work. */
@@ -104,28 +104,35 @@ export const granularityParam = z
     'Series buckets: `day` (default), `week` (ISO, Monday to Sunday) or `month`; the first and last are clipped to the range, a point\'s `date` is its first day. `week`/`month` suit long ranges.',
   );
 
-/** Up to this many points an MCP overview tool sends its series unless asked otherwise: a quarter of days. */
-export const TOOL_SERIES_POINTS = 92;
+/**
+ * `granularity` of an MCP overview tool: no default in the schema, because without it the MCP door picks
+ * the finest of day, week and month whose answer fits the default answer budget (lib/mcp/tools.ts).
+ */
+export function toolGranularity() {
+  return z
+    .enum(GRANULARITIES)
+    .optional()
+    .describe(
+      `Series buckets (ISO weeks; the first and last clipped to the range). Default: day, or week or month when by day the answer would pass ${DEFAULT_ANSWER_TOKENS.toLocaleString('en-GB')} tokens (\`meta.granularity\`).`,
+    );
+}
+
 export const SERIES_CHOICES = ['auto', 'all', 'none'] as const;
 export type SeriesChoice = (typeof SERIES_CHOICES)[number];
 
-/**
- * The `series` argument of an MCP overview tool. A point costs a model about 40 tokens, so a year of
- * days about 15,000: by default only series of up to TOOL_SERIES_POINTS points come.
- */
+/** The `series` argument of an MCP overview tool: whether the series comes, and whether its buckets may be coarsened. */
 export function toolSeries() {
   return z
     .enum(SERIES_CHOICES)
     .default('auto')
     .describe(
-      `\`all\` (every point), \`none\` (empty), or \`auto\` (default): the series when it has at most ${TOOL_SERIES_POINTS} points (a quarter by day, a year by week or month), else empty.`,
+      '`auto`: by `granularity` (see it); `all`: by `granularity`, default day; `none`: no series.',
     );
 }
 
 /** Whether an answer keeps its series: a REST query has no `series` and always does. */
-export function keepsSeries(query: { from: string; to: string; series?: SeriesChoice; granularity?: Granularity }): boolean {
-  if (query.series === undefined || query.series === 'all') return true;
-  return query.series === 'auto' && bucketCount(query.from, query.to, query.granularity ?? 'day') <= TOOL_SERIES_POINTS;
+export function keepsSeries(query: { series?: SeriesChoice }): boolean {
+  return query.series !== 'none';
 }
 
 /**
@@ -223,13 +230,22 @@ export function parseArguments<S extends QuerySchema>(args: unknown, schema: S):
   return validateValues(values, errors, schema);
 }
 
+/**
+ * An issue in the wording of the other messages ("must be …"). Our schemas word their own, but a choice
+ * among values (`z.enum`) comes with zod's ("Invalid option: expected one of …"): said here once for all.
+ */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((value) => `\`${String(value)}\``).join(', ')}`;
+  return issue.message;
+}
+
 /** Runs the schema over values already checked for shape; throws 400 listing every problem. */
 function validateValues<S extends QuerySchema>(values: Record<string, string>, errors: FieldError[], schema: S): z.infer<S> {
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path.map(String).join('.');
-      if (!errors.some((e) => e.path === path)) errors.push({ path, message: values[path] === undefined ? 'is required' : issue.message });
+      if (!errors.some((e) => e.path === path)) errors.push({ path, message: values[path] === undefined ? 'is required' : issueMessage(issue) });
     }
   }
   if (errors.length > 0 || !parsed.success) {

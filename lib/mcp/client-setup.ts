@@ -14,6 +14,11 @@ export interface ClientGuide {
   /** Anchor and key: `connect-<id>`. */
   id: string;
   name: string;
+  /**
+   * Where the client reaches the server from: the person's machine (a localhost URL works) or its
+   * provider's cloud (the server must be on a public https URL), and what that means for this URL.
+   */
+  reach: { from: 'machine' | 'cloud'; text: string };
   steps: string[];
   snippet: Snippet;
   /** What the person sees once it is set up: the sign-in and consent, or the answer. */
@@ -27,6 +32,32 @@ export const SERVER_NAME = 'metrics';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** Whether `url` is on the machine it is opened on: a provider's cloud cannot reach it. (docs/connect.md's `<APP_URL>` is no URL: not local.) */
+function isLocal(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host.startsWith('127.');
+}
+
+/**
+ * How to put a server that runs on your machine on a public https URL, for the clients that connect from
+ * their provider's cloud (docs/connect.md says the same). Text between backticks is code.
+ */
+export const PUBLIC_URL_STEPS = [
+  'Claude (claude.ai, the desktop and mobile apps) and ChatGPT connect from their providers’ clouds, not from your computer: this server must be on a public https URL. Claude Code, Cursor, VS Code and the MCP Inspector run on your machine and reach `localhost` too.',
+  'For a demo, a tunnel gives a public URL to the server on your machine: `cloudflared tunnel --url http://localhost:3000` prints one (`https://<name>.trycloudflare.com`), as does `ngrok http 3000`.',
+  'Start the server with `APP_URL` set to that URL (`APP_URL=https://<name>.trycloudflare.com npm run demo`): it becomes the OAuth issuer and the MCP URL `<APP_URL>/api/mcp` to give the clients. With another `APP_URL`, the metadata the clients read names another server, and they refuse to sign in.',
+];
+
+/** A client on the person's machine: any URL it reaches works. */
+const ON_YOUR_MACHINE: ClientGuide['reach'] = { from: 'machine', text: 'Runs on your machine: any URL this computer reaches works, `localhost` included.' };
+
+/** A client that connects from `provider`'s cloud: what it needs of `url`. */
+function fromCloud(provider: string, url: string): ClientGuide['reach'] {
+  const local = isLocal(url) ? ` This server’s URL is on this computer, which ${provider} cannot reach: put it on a public https URL first (see “From a provider’s cloud” below).` : '';
+  return { from: 'cloud', text: `Connects from ${provider}’s cloud, not from your computer: the URL must be public and https.${local}` };
+}
+
 const OAUTH_ONLY = (client: string) => ({
   title: 'With an API key instead',
   text: `${client} signs in with OAuth only: it cannot send an API key. Nothing is needed beyond the sign-in.`,
@@ -38,9 +69,10 @@ export function clientGuides(url: string): ClientGuide[] {
     {
       id: 'claude',
       name: 'Claude',
+      reach: fromCloud('Anthropic', url),
       steps: [
-        'In Claude (claude.ai or the desktop app), open Settings → Connectors and choose Add custom connector. On Team and Enterprise plans, an owner adds it for the organisation first.',
-        'Name it (for example Metrics), paste the URL below, and leave the advanced settings empty.',
+        'In Claude (claude.ai or the desktop app), open Settings → Connectors (Customize → Connectors in newer versions) and choose Add custom connector (the + button). On Team and Enterprise plans, an owner adds it for the organisation first (Admin settings → Connectors).',
+        'Name it (for example Metrics), paste the URL below as the remote MCP server URL, and leave the advanced settings empty.',
         'Choose Add, then Connect.',
       ],
       snippet: { label: 'Connector URL', copyName: 'Claude connector URL', text: url },
@@ -50,6 +82,7 @@ export function clientGuides(url: string): ClientGuide[] {
     {
       id: 'claude-code',
       name: 'Claude Code',
+      reach: ON_YOUR_MACHINE,
       steps: ['Run this command in a terminal.', 'In Claude Code, type `/mcp`, choose `metrics`, then Authenticate.'],
       snippet: { label: 'Command', copyName: 'Claude Code command', text: `claude mcp add --transport http ${SERVER_NAME} ${url}` },
       sees: 'Your browser opens this site’s sign-in page, then the consent screen for Claude Code. After Allow, the browser tells you to go back, and `/mcp` shows `metrics` as connected.',
@@ -66,17 +99,19 @@ export function clientGuides(url: string): ClientGuide[] {
     {
       id: 'chatgpt',
       name: 'ChatGPT',
+      reach: fromCloud('OpenAI', url),
       steps: [
-        'In ChatGPT’s settings, open Apps & Connectors → Advanced settings and turn on Developer mode.',
-        'Back in Apps & Connectors, choose Create. Name the connector, paste the URL below as its MCP server URL, choose OAuth as its authentication, confirm that you trust it, and choose Create.',
+        'In ChatGPT on the web, open Settings → Apps → Advanced settings and turn on Developer mode. On Business and Enterprise plans, an admin allows it first (Workspace settings → Permissions & roles → Connected data).',
+        'Back in Settings → Apps, choose Create app. Name the app, paste the URL below as its MCP server URL, choose OAuth as its authentication, tick I understand and want to continue, and choose Create.',
       ],
-      snippet: { label: 'Connector URL', copyName: 'ChatGPT connector URL', text: url },
-      sees: 'ChatGPT sends you to this site’s sign-in page, then to the consent screen for ChatGPT. After Allow you are back in ChatGPT, and the connector can be chosen in a chat.',
+      snippet: { label: 'Server URL', copyName: 'ChatGPT server URL', text: url },
+      sees: 'ChatGPT sends you to this site’s sign-in page, then to the consent screen for ChatGPT. After Allow you are back in ChatGPT; in a chat, choose + → Developer mode and switch the app on.',
       other: OAUTH_ONLY('ChatGPT'),
     },
     {
       id: 'cursor',
       name: 'Cursor',
+      reach: ON_YOUR_MACHINE,
       steps: [
         'Put this in `~/.cursor/mcp.json` (every project) or `.cursor/mcp.json` (one project). If the file lists other servers, add `metrics` beside them.',
         'Open Cursor Settings → MCP: `metrics` asks you to log in. Choose Connect.',
@@ -96,6 +131,7 @@ export function clientGuides(url: string): ClientGuide[] {
     {
       id: 'vscode',
       name: 'VS Code',
+      reach: ON_YOUR_MACHINE,
       steps: [
         'Save this as `.vscode/mcp.json` in your workspace (or run MCP: Open User Configuration to have it in every workspace).',
         'Choose Start above the server in the file (or MCP: List Servers → metrics → Start). VS Code asks whether `metrics` may sign in: choose Allow.',
@@ -118,6 +154,7 @@ export function clientGuides(url: string): ClientGuide[] {
     {
       id: 'inspector',
       name: 'MCP Inspector',
+      reach: ON_YOUR_MACHINE,
       steps: [
         'The Inspector’s command line sends an API key: replace `<key>` with your key and run the command (Node.js 22.19 or later: on an older one the Inspector stops with an error that does not say so).',
         'To call a tool, replace `--method tools/list` with `--method tools/call --tool-name list_clients`.',

@@ -2,10 +2,11 @@
 // document is written from: the response schemas (their field descriptions) and the metric
 // definitions and rules of lib/metrics/*/definitions.ts. Nothing here is a second hand-written copy.
 import { z } from 'zod';
-import { envelope, envelopeSchema } from '../contract/envelope';
+import { envelope } from '../contract/envelope';
+import { toolEnvelopeSchema } from './budget';
 import { defineOperation, type Operation } from '../contract/operation';
 import { LIST_CAP, SERIES_BUCKETS_RULE, type MetricDefinition } from '../metrics/definitions';
-import { ANSWER_TOKEN_BUDGET } from './budget';
+import { ANSWER_TOKEN_BUDGET } from '../contract/limits';
 import { ADS_METRIC_DEFINITIONS, ADS_RULES, BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from '../metrics/ads/definitions';
 import { SOCIAL_PLATFORM_METRICS, SOCIAL_POST_METRICS, SOCIAL_RULES } from '../metrics/social/definitions';
 
@@ -20,7 +21,9 @@ const metricSchema = z
     aggregation: z.string().describe('How it is computed over several days or entities.'),
     whenNull: z.string().describe('When it is null: not reported, never zero.'),
   })
-  .strict();
+  .strict()
+  // Named: three lists share it, and the tool's output schema states it once (\`$defs\`).
+  .meta({ id: 'MetricDefinition' });
 
 const fieldSchema = z
   .object({
@@ -49,7 +52,7 @@ const COMMON_RULES = {
   nullMeansNotReported: ADS_RULES.notReported,
   currency: ADS_RULES.currency,
   seriesBuckets: SERIES_BUCKETS_RULE,
-  lists: `${ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows)`)} A tool answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list is cut (\`truncated: true\`) and a second text block says which \`offset\` (or narrower arguments) gets the rest.`,
+  lists: `${ADS_RULES.cap.replace(`${LIST_CAP} rows`, `${LIST_CAP} rows (on MCP, \`limit\` rows)`)} A tool answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list is cut (\`truncated: true\`). A list cut by \`limit\` or by that budget has \`meta.nextOffset\`, the \`offset\` that gets the rest, and a second text block says the same (or which arguments narrow it).`,
 };
 
 /** The rules of each surface. */
@@ -108,7 +111,8 @@ function walk(schema: JsonSchema, defs: Record<string, JsonSchema>, path: string
 }
 
 function fieldsOf(operation: Operation): Field[] {
-  const json = z.toJSONSchema(envelopeSchema(operation.data), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  // The tool's own answer: REST's envelope with the `meta` keys of MCP's own.
+  const json = z.toJSONSchema(toolEnvelopeSchema(operation), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const fields: Field[] = [];
   walk(json, (json.$defs ?? {}) as Record<string, JsonSchema>, '', (path, type, description) => {
     const name = path.split('.').at(-1)!.replace('[]', '');

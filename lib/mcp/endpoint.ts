@@ -4,6 +4,7 @@
 // protocol window for requests that read no data (see PROTOCOL_METHODS). The tools
 // themselves are lib/mcp/tools.ts.
 import { randomUUID } from 'node:crypto';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { createMcpHandler } from 'mcp-handler';
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
@@ -19,7 +20,7 @@ import { toApiError } from '../operations/failures';
 import { admit, countWithoutCredential, type Door } from '../operations/gate';
 import { problemResponse } from '../operations/problems';
 import { annotateRequest } from '../telemetry/request';
-import { ANSWER_TOKEN_BUDGET } from './budget';
+import { ANSWER_TOKEN_BUDGET, DEFAULT_ANSWER_TOKENS } from '../contract/limits';
 import { TOOL_OPERATIONS } from './catalogue';
 import { McpCall, registerTools } from './tools';
 
@@ -27,9 +28,9 @@ export const SERVER_INFO = { name: 'metrics-api', version: '1.0.0' } as const;
 
 export const INSTRUCTIONS = `Read-only access to one organisation's ads (campaigns, ad sets, ads) and organic social (Facebook, Instagram) data, as the agency dashboard last synced it; nothing here calls an ad platform.
 Use of the data: ${DATA_USE_RULE}
-Start with list_clients for the client ids the other tools take as \`client\`. describe_metrics defines fields when you need them: one surface (\`surface\`) or one tool's fields (\`tool\`) at a time.
+Start with list_clients for the client ids the other tools take as \`client\`. describe_metrics defines fields when you need them: one surface (\`surface\`) or every field of one tool's answer (\`tool\`) at a time.
 Dates are calendar days in IST (Asia/Kolkata), \`from\` and \`to\` included, at most 366 days, from 2000-01-01 to a year ahead; unknown arguments are refused. Every answer is the REST API's \`{ data, meta }\`. null means "not reported", never zero. Reach and followers are counts of people and do not add up over days. Amounts are in the ad account's currency; \`meta.currency\` is null when they span several. \`meta.syncedAt\` says how fresh an answer is.
-An answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens: a longer list comes cut, with \`truncated: true\` and a second text block saying how to read on (an \`offset\`, or narrower arguments). Overviews of long ranges fit better with \`granularity\` \`week\` or \`month\`. A refused call is an \`isError\` result whose text is a problem document (\`code\`, \`detail\`, and \`errors[]\` for bad arguments).`;
+An answer is at most ${ANSWER_TOKEN_BUDGET.toLocaleString('en-GB')} tokens, and about ${DEFAULT_ANSWER_TOKENS.toLocaleString('en-GB')} with default arguments: a list cut by \`limit\` or by that budget comes with \`truncated: true\`, \`meta.nextOffset\` (the \`offset\` that reads on) and a second text block saying the same; an overview's series comes by week or month (\`meta.granularity\`) when by day it would not fit. A refused call is an \`isError\` result whose text is a problem document (\`code\`, \`detail\`, and \`errors[]\` for bad arguments).`;
 
 /** RFC 9728 metadata of this resource, at the path-suffixed well-known address (and at the root one). */
 export function protectedResourceMetadataUrl(): string {
@@ -155,10 +156,17 @@ async function boundedRequest(request: Request): Promise<{ request: Request; bod
   return { request: new Request(request.url, { method: request.method, headers: request.headers, body }), body };
 }
 
+/**
+ * The protocol revisions served: the SDK serves 2026-07-28 natively (server/discover) but leaves it out of
+ * its list of the 2025-era revisions, the one a refused `MCP-Protocol-Version` is answered with.
+ */
+export const PROTOCOL_VERSIONS = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
+
 const mcpHandler = createMcpHandler(registerTools, {
   serverInfo: SERVER_INFO,
   instructions: INSTRUCTIONS,
   capabilities: { tools: { listChanged: false } },
+  supportedProtocolVersions: PROTOCOL_VERSIONS,
 });
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

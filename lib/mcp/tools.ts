@@ -5,7 +5,9 @@ import type { AuthInfo, McpServer, ScopeChallengeHandler, StandardSchemaWithJSON
 import { z } from 'zod';
 import type { AuthContext } from '../contract/credential';
 import { OAUTH_SCOPES } from '../contract/scopes';
-import { envelopeSchema } from '../contract/envelope';
+import { type Envelope } from '../contract/envelope';
+import { ANSWER_TOKEN_BUDGET, DEFAULT_ANSWER_TOKENS } from '../contract/limits';
+import { GRANULARITIES, type Granularity } from '../time/buckets';
 import { toApiError } from '../operations/failures';
 import type { Admitted } from '../operations/gate';
 import { invoke } from '../operations/invoke';
@@ -15,7 +17,7 @@ import { MAX_RANGE_DAYS } from '../contract/query';
 import { metrics } from '../telemetry/metrics';
 import { inSpan } from '../telemetry/tracing';
 import { answeredRows, recordToolCall } from '../usage/tool-calls';
-import { withinBudget } from './budget';
+import { fits, fitsBytes, toolEnvelopeSchema, withinBudget, type ToolEnvelope } from './budget';
 import { TOOL_OPERATIONS } from './catalogue';
 import { DESCRIBE_METRICS } from './describe-metrics';
 
@@ -57,14 +59,32 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return json;
 }
 
-/** What an output schema keeps in tools/list: the shape. What each field means is for describe_metrics. */
-const SHAPE_KEYWORDS = new Set(['type', 'properties', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs']);
+/** What an output schema keeps in tools/list: the shape and which fields every answer has. What each field means is for describe_metrics. */
+const SHAPE_KEYWORDS = new Set(['type', 'properties', 'required', 'items', 'anyOf', 'enum', 'const', '$ref', '$defs']);
 
 /**
- * The output schema as the fields and their types only (no descriptions, formats, bounds or `required`
- * lists): three quarters of tools/list were output schemas, which a model reads with every
- * conversation, while the field dictionary (describe_metrics) is read only when needed. The answers
- * are still checked against the full schema (`advertised`).
+ * A nullable type in fewer tokens, the same schema: `{ anyOf: [{ type: 'string' }, { type: 'null' }] }`
+ * as `{ type: ['string', 'null'] }`, and an object or null as the object's schema with `type:
+ * ['object', 'null']` (`properties` and `required` bind objects only); a `const` or a string `enum` without its `type`.
+ */
+function compact(shape: JsonSchema): JsonSchema {
+  if ('const' in shape) return { const: shape.const };
+  if (Array.isArray(shape.enum) && shape.type === 'string') return { enum: shape.enum };
+  const options = shape.anyOf as JsonSchema[] | undefined;
+  if (!options) return shape;
+  const rest = Object.fromEntries(Object.entries(shape).filter(([key]) => key !== 'anyOf'));
+  if (options.every((option) => Object.keys(option).length === 1 && typeof option.type === 'string')) return { ...rest, type: options.map((option) => option.type) };
+  const object = options.find((option) => option.type === 'object');
+  if (options.length === 2 && object && options.some((option) => option.type === 'null' && Object.keys(option).length === 1)) return { ...rest, ...object, type: ['object', 'null'] };
+  return shape;
+}
+
+/**
+ * The output schema as the fields, their types and which are always there (no descriptions, formats
+ * or bounds): three quarters of tools/list were output schemas, which a model reads with every
+ * conversation, while the field dictionary (describe_metrics) is read only when needed. `required` is
+ * kept throughout, so that a client validating an answer finds a missing field. The answers are
+ * checked against the full schema as well (`advertised`).
  */
 function shapeOf(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(shapeOf);
@@ -75,7 +95,7 @@ function shapeOf(node: unknown): unknown {
     // Names under `properties` and `$defs` are fields, not keywords: every one is kept.
     shape[key] = key === 'properties' || key === '$defs' ? Object.fromEntries(Object.entries(value as JsonSchema).map(([name, child]) => [name, shapeOf(child)])) : shapeOf(value);
   }
-  return shape;
+  return compact(shape);
 }
 
 /**
@@ -85,8 +105,12 @@ function shapeOf(node: unknown): unknown {
  */
 const TOOL_ARGUMENTS: Record<string, string> = {
   client: 'One client (an `id` from list_clients); default: every client you can read.',
-  from: 'First day, included (YYYY-MM-DD).',
-  to: `Last day, included; at most ${MAX_RANGE_DAYS} days from \`from\`.`,
+  from: 'First day, included.',
+  to: `Last day, included; at most ${MAX_RANGE_DAYS} days.`,
+  offset: 'Rows to skip: a cut answer\'s `meta.nextOffset` reads on.',
+  campaignId: 'Only this campaign (`id` or platform id).',
+  adSetId: 'Only this ad set (`id` or platform id).',
+  adId: 'Only this ad (`id` or platform id).',
 };
 
 /**
@@ -113,25 +137,25 @@ interface ToolSchemas {
 const schemaCache = new Map<Operation, ToolSchemas>();
 
 /**
- * The tool's lead and where its fields are defined; what every answer shares (envelope, null, errors)
- * is said once, in the server's instructions.
+ * The tool's lead and where its fields are defined (describe_metrics' `tool` argument lists the tools);
+ * what every answer shares (envelope, null, errors) is said once, in the server's instructions.
  */
 function describeTool(operation: Operation): string {
   const { name, lead } = operation.tool!;
-  return name === DESCRIBE_METRICS ? lead : `${lead} Fields: describe_metrics {"tool":"${name}"}.`;
+  return name === DESCRIBE_METRICS ? lead : `${lead} Fields: describe_metrics.`;
 }
 
 function schemasOf(operation: Operation): ToolSchemas {
   let schemas = schemaCache.get(operation);
   if (!schemas) {
     const query = operation.tool!.query ?? operation.query;
-    const envelope = envelopeSchema(operation.data);
+    const envelope = toolEnvelopeSchema(operation);
     schemas = {
       // Our validation runs in the shared step, with our error shape: the SDK's passes everything.
       input: advertised({ ...terseInput(jsonSchemaOf(query, 'input')), additionalProperties: false }, (value) => ({ value })),
       // Our own answers are checked against the envelope schema by the SDK, as REST's are by the tests.
       output: advertised(
-        { ...(shapeOf(jsonSchemaOf(envelope, 'output')) as JsonSchema), required: ['data', 'meta'], additionalProperties: false },
+        shapeOf(jsonSchemaOf(envelope, 'output')) as JsonSchema,
         (value) => envelope['~standard'].validate(value),
       ),
       description: describeTool(operation),
@@ -158,16 +182,60 @@ function scopeChallenge(operation: Operation): ScopeChallengeHandler | undefined
   };
 }
 
-/**
- * A tool's answer within the answer budget, and the text blocks a model reads: the envelope's JSON and,
- * when a list was cut, the note saying how to read on. Throws what invoke throws.
- */
-export async function toolAnswer(operation: Operation, auth: AuthContext, args: unknown, request: Request) {
+/** The operation's answer to a tool call; throws what invoke throws. */
+async function invokeTool(operation: Operation, auth: AuthContext, args: unknown, request: Request): Promise<Envelope<unknown>> {
   const whole = await invoke(operation, auth, { kind: 'arguments', args }, request);
   // Only operations answering `{ data, meta }` have a tool face; bytes (the thumbnail) are REST only.
   if (whole instanceof Response) throw new Error(`the tool ${operation.tool!.name} answered bytes`);
-  const { answer, note } = withinBudget(operation, (args ?? {}) as Record<string, unknown>, whole);
-  const content = [{ type: 'text' as const, text: JSON.stringify(answer) }, ...(note ? [{ type: 'text' as const, text: note }] : [])];
+  return whole;
+}
+
+/**
+ * The budget an overview's series is chosen for: the default answer's, unless the rest of the answer is
+ * already past it (the caller asked for more with `limit`), then the answer budget.
+ */
+function seriesBudget(operation: Operation, answer: Envelope<unknown>): number {
+  const seriesBytes = operation.tool!.series!(answer.data as never).reduce((sum, series) => sum + Buffer.byteLength(JSON.stringify(series)) - 2, 0);
+  return fitsBytes(Buffer.byteLength(JSON.stringify(answer)) - seriesBytes, DEFAULT_ANSWER_TOKENS) ? DEFAULT_ANSWER_TOKENS : ANSWER_TOKEN_BUDGET;
+}
+
+/**
+ * The answer and the granularity of its series (null for a tool without one). An overview called
+ * without `granularity` and with `series` `auto` comes by the finest of day, week and month whose answer
+ * fits its budget (seriesBudget; by month when none does: the budget's cut then applies), so that a
+ * long range keeps a series instead of losing it; each try is one cached computation (lib/operations/invoke.ts).
+ */
+async function answerWithSeries(operation: Operation, auth: AuthContext, args: unknown, request: Request) {
+  if (!operation.tool!.series) return { whole: await invokeTool(operation, auth, args, request), granularity: null, coarsenedFor: null };
+  const given = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : null;
+  if (!given || given.granularity !== undefined || (given.series ?? 'auto') !== 'auto') {
+    const whole = await invokeTool(operation, auth, args, request);
+    return { whole, granularity: (given?.granularity ?? 'day') as Granularity, coarsenedFor: null };
+  }
+  let budget: number | null = null;
+  for (const granularity of GRANULARITIES) {
+    const whole = await invokeTool(operation, auth, { ...given, granularity }, request);
+    budget ??= seriesBudget(operation, whole);
+    if (granularity === 'month' || fits(whole, budget)) return { whole, granularity, coarsenedFor: granularity === 'day' ? null : budget };
+  }
+  throw new Error('unreachable: month is the last granularity');
+}
+
+/**
+ * A tool's answer within the answer budget, and the text blocks a model reads: the envelope's JSON and,
+ * when a list was cut or the series coarsened, a note saying how to read on. Throws what invoke throws.
+ */
+export async function toolAnswer(operation: Operation, auth: AuthContext, args: unknown, request: Request) {
+  const { whole, granularity, coarsenedFor } = await answerWithSeries(operation, auth, args, request);
+  const budgeted = withinBudget(operation, (args ?? {}) as Record<string, unknown>, whole);
+  const answer: ToolEnvelope = granularity ? { ...budgeted.answer, meta: { ...budgeted.answer.meta, granularity } } : budgeted.answer;
+  const notes = [
+    ...(coarsenedFor
+      ? [`The series is by ${granularity} (\`meta.granularity\`): by day this answer would pass ${coarsenedFor.toLocaleString('en-GB')} tokens. For days, ask for \`"granularity": "day"\`, best with a shorter range.`]
+      : []),
+    ...(budgeted.note ? [budgeted.note] : []),
+  ];
+  const content = [{ type: 'text' as const, text: JSON.stringify(answer) }, ...(notes.length > 0 ? [{ type: 'text' as const, text: notes.join(' ') }] : [])];
   return { answer, content };
 }
 

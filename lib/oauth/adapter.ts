@@ -4,15 +4,17 @@
 // - `consume` is one conditional UPDATE: of two concurrent uses of one code or refresh token exactly
 //   one wins; the other is refused as `invalid_grant` without being taken for a replay (which would
 //   revoke the whole grant).
-// - A rotated refresh token is found as missing (plain `invalid_grant`, the grant lives on) while it
-//   is within ROTATION_RACE_GRACE_S of its rotation and its successor is unused: that is a request that
+// - A rotated refresh token is found as missing (`invalid_grant`, the grant lives on) while it is
+//   within ROTATION_RACE_GRACE_S of its rotation and its successor is unused: that is a request that
 //   lost the race to the rotation. Otherwise it is found consumed, and the provider treats it as a
 //   replay and revokes the grant. All of it is decided in the database, so it holds across processes.
+// - A refresh that lost such a race (either way) is told so in `error_description`, with what to do,
+//   instead of the provider's bare "grant request is invalid".
 // - Expired rows are never returned and are deleted in the background, at most every ten minutes.
 // - A dynamically registered client expires a day after registration unless a grant is approved for
 //   it (the consent step clears its expiry): abandoned registrations do not pile up.
 import { createHash } from 'node:crypto';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sql } from '../db';
 import { logger } from '../telemetry/logger';
 
@@ -73,6 +75,23 @@ const LOST_ROTATION_RACE = `(token.consumed_at > now() - make_interval(secs => $
                    WHERE later.model = 'RefreshToken' AND later.grant_id = token.grant_id AND later.consumed_at IS NOT NULL
                      AND (later.payload->>'rotations')::int > (token.payload->>'rotations')::int))`;
 
+/**
+ * The refusal of a refresh that lost the race for its refresh token to a concurrent one (several
+ * processes of one client sharing a token refresh at once): a client reading it knows that its token
+ * was rotated, not revoked, and that the newest one (or a new sign-in) goes on.
+ */
+function lostRefreshRace(): InstanceType<typeof errors.InvalidGrant> {
+  const error = new errors.InvalidGrant('a concurrent request rotated this refresh token');
+  error.error_description = 'this refresh token was already used: a concurrent request rotated it. Use the newest refresh token, or sign in again';
+  return error;
+}
+
+/** Whether the provider is answering a refresh_token grant now (its request context, oidc-provider's own). */
+function refreshing(): boolean {
+  const ctx = Provider.ctx;
+  return ctx?.oidc?.route === 'token' && ctx.oidc.params?.grant_type === 'refresh_token';
+}
+
 export class PostgresAdapter implements Adapter {
   constructor(private readonly model: string) {}
 
@@ -110,7 +129,12 @@ export class PostgresAdapter implements Adapter {
         WHERE model = $1 AND ${condition} = $2 AND (expires_at IS NULL OR expires_at > now())`,
       [this.model, value],
     );
-    if (!row || row.raced) return undefined;
+    if (row?.raced) {
+      // The token endpoint says why; anything else (revocation, introspection) finds nothing, as for any unknown token.
+      if (refreshing()) throw lostRefreshRace();
+      return undefined;
+    }
+    if (!row) return undefined;
     const payload: AdapterPayload = { ...row.payload, ...(row.consumed ? { consumed: true } : {}) };
     if (id !== undefined && HASHED_MODELS.has(this.model)) payload.jti = id;
     return payload;
@@ -135,7 +159,7 @@ export class PostgresAdapter implements Adapter {
       [this.model, storedId(this.model, id)],
     );
     // Another request consumed it between our read and this write: that one is served, this one refused.
-    if (won.length === 0) throw new errors.InvalidGrant('grant request is being processed concurrently or was already used');
+    if (won.length === 0) throw this.model === 'RefreshToken' ? lostRefreshRace() : new errors.InvalidGrant('grant request is being processed concurrently or was already used');
   }
 
   async destroy(id: string): Promise<void> {

@@ -7,12 +7,11 @@
 // example against the operation's own query parser.
 import { z } from 'zod';
 import { KEY_PREFIX } from '../key-format';
-import { ApiError, type ErrorCode } from '../contract/errors';
+import { ApiError, INVALID_KEY_DETAIL, rateLimited, type ErrorCode } from '../contract/errors';
 import type { Operation } from '../contract/operation';
 import { parseQuery, type QuerySchema } from '../contract/query';
 import { problemBody } from '../operations/problems';
 import { adsOverviewOperation } from '../metrics/ads/operations';
-import { RATE_LIMIT } from '../contract/limits';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -310,13 +309,13 @@ function problemExample(code: ErrorCode): ApiError {
       // A typo (`form`) and a day that does not exist.
       return refusal({ form: RANGE.from, to: '2026-06-31' }, adsOverviewOperation.query);
     case 'unauthorized':
-      return new ApiError(code, 'The API key is not valid: it is unknown, revoked or expired.');
+      return new ApiError(code, INVALID_KEY_DETAIL);
     case 'forbidden':
       return new ApiError(code, `This credential lacks the scope ads:read, which ${adsOverviewOperation.path} requires.`);
     case 'not_found':
       return new ApiError(code, "No client with this id exists in your organisation's data that this credential can read.");
     case 'rate_limited':
-      return new ApiError(code, `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for this key. Retry after the seconds in Retry-After.`);
+      return rateLimited('this key', 42);
     case 'unavailable':
       return new ApiError(code, 'The service cannot reach its database, or it did not answer in time. Retry after the seconds in Retry-After.');
     case 'internal':

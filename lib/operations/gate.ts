@@ -11,7 +11,7 @@ import { rateLimited } from '../contract/errors';
 import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 import { trustedClientAddress } from '../http/client-address';
 import { isUnavailable } from '../http/unavailable';
-import { rateLimiter, rateLimitHeaders, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
+import { rateLimiter, rateLimitHeaders, retryAfterSeconds, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { annotateRequest } from '../telemetry/request';
 import { currentTraceId, inSpan, setSpanAttributes } from '../telemetry/tracing';
@@ -132,12 +132,14 @@ async function admitted(request: Request, door: Door, requestId: string, headers
     const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
     const last = decisions.at(-1)!;
     headers = { ...headers, ...rateLimitHeaders(last, window) };
+    // The detail says the very number of seconds the header does.
+    const retryAfter = Number(headers['Retry-After']);
     if (!auth) {
-      if (!last.allowed) return logged(problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`), headers));
+      if (!last.allowed) return logged(problemResponse(rateLimited(`requests without a valid ${door.noun} from this address`, retryAfter), headers));
       return logged(problemResponse(toApiError(authFailure, requestId), headers));
     }
     // A request whose calls are refused one by one goes on: its neighbours in a batch may be allowed.
-    if (calls === 0 && !last.allowed) return logged(problemResponse(rateLimited(`this ${door.noun}`, window), headers));
+    if (calls === 0 && !last.allowed) return logged(problemResponse(rateLimited(`this ${door.noun}`, retryAfter, window), headers));
     const noun = door.noun;
     return {
       auth,
@@ -149,7 +151,7 @@ async function admitted(request: Request, door: Door, requestId: string, headers
         const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
         if (!decision.allowed) {
           limited = true;
-          throw rateLimited(`this ${noun}`);
+          throw rateLimited(`this ${noun}`, retryAfterSeconds(decision));
         }
       },
     };

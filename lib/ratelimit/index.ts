@@ -9,7 +9,7 @@ import { upstashLimiter } from './upstash';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 
-export { rateLimitHeaders, type Limiter, type RateLimitDecision } from './limiter';
+export { rateLimitHeaders, retryAfterSeconds, type Limiter, type RateLimitDecision } from './limiter';
 
 type Log = (message: string) => void;
 

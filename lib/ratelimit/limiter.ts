@@ -43,7 +43,11 @@ export function rateLimitHeaders(decision: RateLimitDecision, window: RateLimitW
     'RateLimit-Policy': `"${policy}";q=${decision.limit};w=${windowSeconds}`,
     RateLimit: `"${policy}";r=${remaining};t=${secondsLeft}`,
   };
-  // Whole seconds, at least 1: a client that waits that long is in the next window.
-  if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.resetAt - now) / 1000)));
+  if (!decision.allowed) headers['Retry-After'] = String(retryAfterSeconds(decision, now));
   return headers;
+}
+
+/** A refusal's `Retry-After`: whole seconds, at least 1, so that a client that waits that long is in the next window. */
+export function retryAfterSeconds(decision: RateLimitDecision, now = Date.now()): number {
+  return Math.max(1, Math.ceil((decision.resetAt - now) / 1000));
 }

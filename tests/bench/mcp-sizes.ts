@@ -8,7 +8,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import { sql } from '@/lib/db';
 import type { AuthContext } from '@/lib/contract/credential';
-import { ANSWER_TOKEN_BUDGET, DEFAULT_ANSWER_TOKENS } from '@/lib/mcp/budget';
+import { ANSWER_TOKEN_BUDGET, DEFAULT_ANSWER_TOKENS } from '@/lib/contract/limits';
 import { TOOL_OPERATIONS } from '@/lib/mcp/catalogue';
 import { toolAnswer } from '@/lib/mcp/tools';
 

@@ -57,16 +57,12 @@ function processTree(rootPid: number): number[] {
   return tree;
 }
 
-/** Clock ticks a second in /proc/<pid>/stat (USER_HZ: 100 on every Linux this runs on). */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** CPU seconds (user + system) the process `pid` has used so far; 0 once it has ended. */
+/** User and system CPU seconds that `pid` has used so far (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime: fields 14 and 15 of stat, 12 and 13 after the command name.
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return 0;
   }
@@ -86,7 +82,7 @@ export interface RunningServer {
   pid: number;
   /** Highest summed VmRSS of the process tree seen so far, and the highest VmHWM of any one process, in MB. */
   memory(): { peakTreeRssMb: number; peakProcessHwmMb: number; currentTreeRssMb: number };
-  /** CPU seconds the server's process tree has used since it was spawned: a figure less swayed than latency by other work on the machine. */
+  /** CPU seconds (user and system) that the process tree has used so far: a cost that another process's load on the machine hardly changes, unlike latency. */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }

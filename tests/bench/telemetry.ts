@@ -8,7 +8,8 @@
 // turned off). Cases: /api/v1/me (the smallest answer, where a fixed cost per request shows most) and
 // a year's ads overview by day with the response cache off (the heaviest path: every request runs its
 // statements, each a span). --both-off runs the same with telemetry off on both servers: the spread
-// of the bench itself, against which a difference can be judged.
+// of the bench itself, against which a difference can be judged. Beside throughput and latency it prints
+// each server's CPU time per request, which another process's load on the machine changes far less.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -71,8 +72,13 @@ async function main(): Promise<void> {
     for (const benchCase of cases) {
       const load = (server: { url: string }) => ({ baseUrl: server.url, path: benchCase.path, connections: CONNECTIONS, amount: REQUESTS, keys });
       log(`${benchCase.name}: ${REQUESTS} requests each, c=${CONNECTIONS}, ${ROUNDS} alternating rounds`);
+      const cpuBefore = { on: servers.on.cpuSeconds(), off: servers.off.cpuSeconds() };
       const [on, off] = await runAlternating(load(servers.on), load(servers.off), ROUNDS);
-      lines.push(onOffLine(benchCase.name, 'telemetry', on, off));
+      const cpuMsPerRequest = (server: 'on' | 'off') => ((servers[server].cpuSeconds() - cpuBefore[server]) * 1000) / REQUESTS;
+      const cpu = { on: cpuMsPerRequest('on'), off: cpuMsPerRequest('off') };
+      lines.push(
+        `${onOffLine(benchCase.name, 'telemetry', on, off)}\n  CPU per request: on ${cpu.on.toFixed(3)} ms, off ${cpu.off.toFixed(3)} ms (${((cpu.on / cpu.off - 1) * 100).toFixed(1)} %)`,
+      );
       log(lines.at(-1)!);
     }
     const memory = (server: (typeof servers)['on']) => `${server.memory().peakTreeRssMb.toFixed(0)} MB`;

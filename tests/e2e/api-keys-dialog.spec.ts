@@ -81,7 +81,10 @@ test('a field’s message goes as soon as the field is changed; the next answer 
   await expect(page.getByRole('group', { name: 'Scopes' })).toHaveAccessibleDescription(/Choose at least one scope\.$/);
   await page.getByRole('checkbox', { name: 'web:read' }).check();
   await expect(scopesError).toHaveCount(0);
-  await expect(page.getByRole('group', { name: 'Scopes' })).toHaveAccessibleDescription('');
+  // Only the scopes' own hint is left.
+  await expect(page.getByRole('group', { name: 'Scopes' })).toHaveAccessibleDescription(
+    'The REST API serves every scope. The MCP server reads ads and organic social data only: with Website or Store alone, its tools list the clients and describe the metrics, and the others answer 403.',
+  );
   await expectAxeClean(page);
 
   // Unticked again and sent: the message is back, from the server.

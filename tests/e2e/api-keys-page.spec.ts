@@ -139,6 +139,24 @@ test('the form states the data-use rule before its Create key button', async ({ 
   await expect(page.locator('form #data-use ~ div').getByRole('button', { name: 'Create key' })).toBeVisible();
 });
 
+test('the form says what the MCP server reads, and warns while only Website or Store is checked', async ({ page }) => {
+  await signIn(page, ADMIN.email);
+  const scopes = page.getByRole('group', { name: 'Scopes' });
+  await expect(scopes).toHaveAccessibleDescription(
+    'The REST API serves every scope. The MCP server reads ads and organic social data only: with Website or Store alone, its tools list the clients and describe the metrics, and the others answer 403.',
+  );
+  const warning = scopes.locator('.mcp-scopes-notice');
+  await expect(warning).toBeHidden();
+  await page.getByRole('checkbox', { name: 'web:read' }).check();
+  await page.getByRole('checkbox', { name: 'store:read' }).check();
+  await expect(warning).toHaveText(
+    'Through MCP this key can only list the clients and describe the metrics (the MCP server reads ads and organic social): use it with the REST API, or add Ads or Organic social.',
+  );
+  await expectAxeClean(page);
+  await page.getByRole('checkbox', { name: 'social:read' }).check();
+  await expect(warning).toBeHidden();
+});
+
 test('a failed submit focuses the first field in error', async ({ page }) => {
   await signIn(page, ADMIN.email);
   await page.getByRole('checkbox', { name: 'ads:read' }).check();

@@ -5,10 +5,13 @@
 // SUDO_MAX_AGE_MINUTES (made so by moving authenticated_at back), and the server refuses without it.
 import { createHash } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
+import { INVALID_KEY_DETAIL } from '@/lib/contract/errors';
 import { expect, test } from './support/fixtures';
 import { ADMIN, DEMO_PASSWORD, expectAxeClean, query, saveScreenshot, serverActionFields, signIn, userOrg } from './support/app';
 
 const KEY_PATTERN = /^mk_live_[A-Za-z0-9_-]{43}$/;
+/** How the page writes a moment it gives to the second (UTC). */
+const toTheSecond = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 async function createKey(page: Page, name: string): Promise<string> {
@@ -55,10 +58,21 @@ test('rotating a key shows its successor once; the old key works through the ove
   const old = await keyRow(oldKey);
   const oldRow = page.locator(`tr[data-key-id="${old.id}"]`);
 
+  const opened = Date.now();
   await oldRow.getByRole('button', { name: 'Rotate Rotating bot' }).click();
   const rotate = page.getByRole('dialog', { name: 'Rotate “Rotating bot”?' });
   await expect(rotate).toBeVisible();
+  // The dialog opens on the choice made for the person (not on "Stop it now"), and says when each overlap ends.
   await expect(rotate.getByRole('radio', { name: '24 hours' })).toBeChecked();
+  await expect(rotate.getByRole('radio', { name: '24 hours' })).toBeFocused();
+  await expect(rotate.locator('label', { hasText: 'Stop it now' }).locator('.hint')).toHaveText('Requests with the old key are refused at once.');
+  for (const [label, hours] of [['1 hour', 1], ['24 hours', 24], ['7 days', 168]] as const) {
+    const until = rotate.locator('label', { hasText: label }).locator('.hint');
+    await expect(until).toHaveText(/^Until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d UTC$/);
+    const end = Date.parse((await until.locator('time').getAttribute('datetime'))!);
+    expect(end, label).toBeGreaterThanOrEqual(opened + hours * 3_600_000);
+    expect(end, label).toBeLessThanOrEqual(Date.now() + hours * 3_600_000);
+  }
   await expectAxeClean(page);
   await rotate.getByRole('radio', { name: '1 hour' }).check();
   const before = Date.now();
@@ -84,14 +98,15 @@ test('rotating a key shows its successor once; the old key works through the ove
   // Both linked in the list and in the activity.
   const newRow = page.locator(`tr[data-key-id="${successor.id}"]`);
   await expect(newRow.locator('td[data-label="Name"]')).toContainText(`rotated from ${old.prefix}…`);
-  await expect(newRow.locator('td[data-label="Status"]')).toHaveText('Active');
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`Retiring`);
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`replaced by ${successor.prefix}… · retires at`);
+  await expect(newRow.locator('td[data-label="Status"]')).toHaveText('ActiveNever expires');
+  // The retiring key says when it stops, to the second, and never that it does not expire.
+  const retiresAt = toTheSecond.format(retiring.retires_at!);
+  await expect(oldRow.locator('td[data-label="Status"]')).toHaveText(`RetiringRetires at ${retiresAt}, replaced by ${successor.prefix}…`);
   // A retiring key is not rotated again (that would fork it); it can still be revoked.
   await expect(oldRow.getByRole('button', { name: 'Rotate Rotating bot' })).toHaveCount(0);
   await expect(oldRow.getByRole('button', { name: 'Revoke Rotating bot' })).toBeVisible();
   await expect(page.locator('.activity li').first()).toContainText(
-    `${admin.userName} rotated in the key Rotating bot (${successor.prefix}…), replacing ${old.prefix}…, which retires at`,
+    `${admin.userName} rotated the key Rotating bot (${old.prefix}…): ${successor.prefix}… replaces it, and ${old.prefix}… retires at ${retiresAt} UTC`,
   );
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'rotated-key-list', { fullPage: true });
@@ -107,12 +122,15 @@ test('rotating a key shows its successor once; the old key works through the ove
   expect(refused.headers()['www-authenticate']).toBe(unknown.headers()['www-authenticate']);
   // Alike but for the request's own id.
   const withoutInstance = (body: Record<string, unknown>) => ({ ...body, instance: null });
-  expect(withoutInstance((await refused.json()) as Record<string, unknown>)).toEqual(withoutInstance((await unknown.json()) as Record<string, unknown>));
+  const refusal = (await refused.json()) as Record<string, unknown>;
+  expect(withoutInstance(refusal)).toEqual(withoutInstance((await unknown.json()) as Record<string, unknown>));
+  // Which says, as for any key refused, that a rotated key has a successor and who makes keys.
+  expect(refusal.detail).toBe(INVALID_KEY_DETAIL);
   expect((await request.get('/api/v1/me', { headers: { Authorization: `Bearer ${newKey}` } })).status()).toBe(200);
 
   await page.reload();
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText('Retired');
-  await expect(oldRow.locator('td[data-label="Status"]')).toContainText(`replaced by ${successor.prefix}… · retired at`);
+  const [retired] = await query<{ retires_at: Date }>('SELECT retires_at FROM api_keys WHERE id = $1', [old.id]);
+  await expect(oldRow.locator('td[data-label="Status"]')).toHaveText(`RetiredRetired at ${toTheSecond.format(retired!.retires_at)}, replaced by ${successor.prefix}…`);
   await expectAxeClean(page);
 });
 
@@ -139,6 +157,7 @@ test('a key is renamed and given a note; a bad note is explained in the dialog; 
   await edit.getByLabel('Note (optional)').fill('Runs the Monday report on the reporting server.');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toBeHidden();
+  await expect(row.getByRole('status')).toHaveText('Saved.');
   await expect(row.locator('td[data-label="Name"]')).toHaveText(`Looker Studio${prefix}…Runs the Monday report on the reporting server.Requests and usage`);
   expect(await keyRow(key)).toMatchObject({ name: 'Looker Studio', note: 'Runs the Monday report on the reporting server.' });
   await expect(page.locator('.activity li').first()).toContainText(`${admin.userName} edited the key Looker Studio (${prefix}…), formerly Unnamed bot`);

@@ -90,7 +90,7 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await expect(page.getByRole('list', { name: 'Clients it can read' }).getByRole('listitem')).toHaveText(orgClients.map((c) => c.name));
   // Tool calls per day: the settings pages' one chart, stacked by tool, its numbers as a table.
   const first = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-  const toolCalls = page.getByRole('figure', { name: 'Tool calls per day, last 30 days (UTC): 3' });
+  const toolCalls = page.getByRole('figure', { name: 'Last 30 days (UTC): 3 tool calls' });
   await expect(toolCalls.getByRole('list', { name: 'Tools' }).getByRole('listitem')).toHaveText(['describe_metrics', 'list_clients']);
   await expect(toolCalls.getByRole('img')).toHaveAccessibleName(
     `Tool calls per day from ${first} to ${today}: 3 in all (1 describe_metrics, 2 list_clients); the busiest day was ${today} with 3.`,
@@ -140,7 +140,7 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
   await signIn(page, MEMBER.email);
   await page.goto(`/settings/connected-apps/${registered.grantId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Claude Code /);
-  await expect(page.getByRole('heading', { name: 'Tool calls, last 30 days' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tool calls per day' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Requests per day' })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Request log' })).toHaveCount(0);
   await expectAxeClean(page);
@@ -166,7 +166,7 @@ test('revoking from an app’s page ends its access, and its past tool calls kee
   expect(await query(`SELECT 1 FROM oauth_payloads WHERE model = 'Grant' AND id = $1`, [app.grantId])).toEqual([]);
 
   const calls = page.getByRole('region', { name: 'Recent tool calls' });
-  await expect(calls.getByRole('row').filter({ hasText: `${name} (revoked)` })).toHaveCount(1);
+  await expect(calls.getByRole('row').filter({ hasText: `${name} (revoked)` }).locator('td[data-label="Caller"]')).toHaveText(`${name} (revoked)Connected app`);
   await expect(page.getByRole('region', { name: 'Activity' }).getByRole('listitem').first()).toContainText(`${admin.userName} revoked the app ${name}`);
   await expectAxeClean(page);
   await saveScreenshot(page, testInfo, 'connected-apps-revoked-name', { fullPage: true });
@@ -207,6 +207,7 @@ test('revoke all apps asks first (cancel keeps them, focus stays in the dialog) 
   await confirm.click();
   await expect(page.getByText('No app is connected.')).toBeVisible();
   await expect(page.getByRole('heading', { name: /^Apps/ })).toBeFocused();
+  await expect(page.getByRole('heading', { name: /^Apps/ })).toHaveText('Apps');
   await expect(page.getByRole('button', { name: 'Revoke all apps' })).toHaveCount(0);
   for (const app of mine) expect(await verifyAccessToken(app.token)).toBeNull();
   expect(await verifyAccessToken(admins.token)).not.toBeNull();

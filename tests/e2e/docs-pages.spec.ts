@@ -77,6 +77,10 @@ for (const width of [390, 1280] as const) {
     // Backticks in the registry's wording are code on the page, not stripped.
     await expect(page.locator('section#validation_failed p code', { hasText: 'errors[]' })).toBeVisible();
     await expect(page.locator('section#rate_limited p code', { hasText: 'Retry-After' })).toBeVisible();
+    // A refused key is told what to do, whatever the reason it was refused.
+    await expect(page.locator('section#unauthorized > p')).toHaveText(
+      'The API key is missing, malformed, unknown, revoked or expired (a rotated key stops when its overlap ends), or it was sent somewhere other than the Authorization: Bearer header. What to do: send the key as Authorization: Bearer <key>; if it was rotated, use the key that replaced it; if it was revoked or lost, ask an organisation admin for a new one, made in Settings → API keys (/settings/api-keys).',
+    );
     // Terms a customer would not know are explained in plain words.
     const main = page.getByRole('main');
     await expect(main).toContainText('the standard format for HTTP API errors');

@@ -14,6 +14,8 @@ const EXPECTED_LINKS: Record<string, string> = {
   'API reference': '/docs/api',
   'OpenAPI document': '/api/v1/openapi.json',
   'Error codes': '/docs/errors',
+  'Settings → API keys': '/settings/api-keys',
+  'Settings → Connected apps': '/settings/connected-apps',
 };
 
 /** Loads `path` and returns every response of the load (prefetches included), once the network is idle. */
@@ -59,6 +61,9 @@ test('front page: says what the service is and shows this server’s MCP URL', a
   await expect(main).toContainText('Read-only');
   // APP_URL of the running server (the browser tests start it with APP_URL = their base URL).
   await expect(page.getByLabel('MCP server URL')).toHaveText(`${baseURL}/api/mcp`);
+  // A first call to copy, and what the MCP server reads.
+  await expect(page.getByRole('figure', { name: 'First call' }).locator('pre')).toHaveText(`curl -H "Authorization: Bearer <key>" ${baseURL}/api/v1/me`);
+  await expect(page.locator('#mcp-title + p')).toContainText('It reads ads and organic social data: web analytics, search console and store data are on the REST API only.');
 });
 
 test('front page: every link is present and answers 200', async ({ page, request }) => {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { ADMIN, DEMO_PASSWORD, MEMBER, OTHER_ORG_ADMIN, query, saveScreenshot, signIn, userOrg } from './support/app';
+import { ADMIN, DEMO_PASSWORD, expectAxeClean, MEMBER, OTHER_ORG_ADMIN, query, saveScreenshot, signIn, userOrg } from './support/app';
 
 const WRONG = 'That email and password do not match an account.';
 
@@ -73,4 +73,16 @@ test('after five failures for one email from one network, even the right passwor
   // The email is written the way the user typed it: the throttle is per account, not per spelling.
   await attemptSignIn(page, OTHER_ORG_ADMIN.email.toUpperCase(), DEMO_PASSWORD);
   await expect(page.locator('p[role="alert"]')).toHaveText(/^Too many failed sign-in attempts/);
+});
+
+test('the sign-in page links home and says what to do without a password', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto('/login');
+  await expect(page.getByRole('link', { name: 'Metrics API' })).toHaveAttribute('href', '/');
+  await expect(page.locator('.auth-help')).toHaveText(
+    'Forgot your password? This site has no reset of its own: your agency dashboard account is managed by your organisation, so ask your admin.',
+  );
+  await expectAxeClean(page);
+  await page.getByRole('link', { name: 'Metrics API' }).click();
+  await expect(page).toHaveURL(/\/$/);
 });

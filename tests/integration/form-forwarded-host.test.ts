@@ -14,9 +14,8 @@ import { startTestServer, type TestServer } from '../support/http-server';
 import { sessionOf } from '../support/oauth-flow';
 import { actionPost, pageAction, type PostShape } from '../support/page-actions';
 import { newOrganisationAdmin } from './platform-support';
+import { ERROR_IN_LOG } from '../support/log-lines';
 
-/** A stack frame or an error the server printed. */
-const ERROR_IN_LOG = /^\s+at |Error/m;
 const SHAPES: PostShape[] = ['form', 'fetch'];
 const REFUSED = 'Cross-origin form submission refused: nothing was changed.';
 

@@ -178,7 +178,7 @@ describe('MCP Inspector CLI', () => {
     }
   }, 120_000);
 
-  it('calls get_ads_overview and gets exactly the REST answer', async () => {
+  it('calls get_ads_overview and gets exactly the REST answer, its `meta` with the series\' granularity', async () => {
     const result = (await inspect('--method', 'tools/call', '--tool-name', 'get_ads_overview', '--tool-arg', `from=${RANGE.from}`, `to=${RANGE.to}`)) as {
       isError?: boolean;
       structuredContent: unknown;
@@ -186,7 +186,8 @@ describe('MCP Inspector CLI', () => {
     expect(result.isError ?? false).toBe(false);
     const rest = await server.request(`/api/v1/ads/overview?${new URLSearchParams(RANGE)}`, { key: inspectorKey });
     expect(rest.status).toBe(200);
-    expect(result.structuredContent).toEqual(await rest.json());
+    const answer = (await rest.json()) as { meta: object };
+    expect(result.structuredContent).toEqual({ ...answer, meta: { ...answer.meta, granularity: 'day' } });
   }, 120_000);
 });
 

@@ -33,12 +33,19 @@ async function rest(path: string, credential = key): Promise<unknown> {
   return response.json();
 }
 
-function expectSuccess(result: ToolResult): Record<string, unknown> {
+/** A success's answer: its JSON text and structuredContent alike; `notes` text blocks after it (a cut list's or a coarsened series' note). */
+function expectSuccess(result: ToolResult, notes = 0): Record<string, unknown> {
   expect(result.isError ?? false, JSON.stringify(result.content).slice(0, 500)).toBe(false);
-  expect(result.content).toHaveLength(1);
-  expect(result.content[0]!.type).toBe('text');
+  expect(result.content).toHaveLength(1 + notes);
+  expect(result.content.map((block) => block.type)).toEqual(result.content.map(() => 'text'));
   expect(JSON.parse(result.content[0]!.text!)).toEqual(result.structuredContent);
   return result.structuredContent!;
+}
+
+/** A REST answer as a tool sends it: `meta` with the keys of MCP's own (`granularity`, `nextOffset`). */
+function asTool(answer: unknown, meta: Record<string, unknown>): unknown {
+  const { meta: own, ...rest } = answer as { meta: Record<string, unknown> };
+  return { ...rest, meta: { ...own, ...meta } };
 }
 
 const previousAppUrl = process.env.APP_URL;
@@ -80,16 +87,18 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.title, tool.name).toMatch(/\w/);
-      if (tool.name !== 'describe_metrics') expect(tool.description, tool.name).toContain(`describe_metrics {"tool":"${tool.name}"}`);
+      if (tool.name !== 'describe_metrics') expect(tool.description, tool.name).toMatch(/ Fields: describe_metrics\.$/);
       expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.inputSchema.additionalProperties).toBe(false);
-      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'], additionalProperties: false });
+      expect(tool.outputSchema).toMatchObject({ type: 'object', required: ['data', 'meta'] });
     }
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName.get_ads_overview!.inputSchema.properties!)).toEqual(['client', 'from', 'to', 'campaignId', 'adSetId', 'adId', 'granularity', 'limit', 'series']);
     expect(byName.get_social_overview!.inputSchema.properties!.series).toMatchObject({ type: 'string', enum: ['auto', 'all', 'none'], default: 'auto' });
-    expect(byName.get_social_overview!.inputSchema.properties!.granularity).toMatchObject({ type: 'string', enum: ['day', 'week', 'month'], default: 'day' });
+    // No default: without it the series comes by day, or by week or month when by day it would not fit.
+    expect(byName.get_social_overview!.inputSchema.properties!.granularity).toEqual({ type: 'string', enum: ['day', 'week', 'month'], description: expect.stringContaining('`meta.granularity`') });
+    for (const list of ['list_clients', 'list_ad_entities', 'list_social_posts']) expect(byName[list]!.description, list).toContain('`offset` = `meta.nextOffset`');
     expect(byName.get_ads_overview!.inputSchema.required).toEqual(['from', 'to']);
     expect(byName.list_ad_entities!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 10 });
     expect(byName.list_social_posts!.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 20 });
@@ -104,9 +113,11 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(expectSuccess(await client.callTool('list_clients'))).toEqual(clients);
 
     const query = new URLSearchParams(RANGE).toString();
-    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, limit: 500 }))).toEqual(await rest(`/api/v1/ads/overview?${query}`));
-    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, client: clientIds[0], limit: 500 }))).toEqual(
-      await rest(`/api/v1/ads/overview?${query}&client=${clientIds[0]}`),
+    // An overview's `meta` also says the granularity of its series; asked by day (REST's default), it is REST's.
+    const byDay = { granularity: 'day' };
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, limit: 500, ...byDay }))).toEqual(asTool(await rest(`/api/v1/ads/overview?${query}`), byDay));
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, client: clientIds[0], limit: 500, ...byDay }))).toEqual(
+      asTool(await rest(`/api/v1/ads/overview?${query}&client=${clientIds[0]}`), byDay),
     );
     // REST lists up to the cap; the tool's `limit` set to the cap asks for the same.
     const entities = (await rest(`/api/v1/ads/entities?${query}&level=ad`)) as { data: { rows: { id: string }[] } };
@@ -115,8 +126,10 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(expectSuccess(await client.callTool('get_ad_breakdowns', { ...RANGE, level: 'ad', entityId: campaign.id }))).toEqual(
       await rest(`/api/v1/ads/breakdowns?${query}&level=ad&entityId=${campaign.id}`),
     );
-    expect(expectSuccess(await client.callTool('get_social_overview', RANGE))).toEqual(await rest(`/api/v1/social/overview?${query}`));
-    expect(expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 100 }))).toEqual(await rest(`/api/v1/social/posts?${query}`));
+    expect(expectSuccess(await client.callTool('get_social_overview', { ...RANGE, ...byDay }))).toEqual(asTool(await rest(`/api/v1/social/overview?${query}`), byDay));
+    const posts = (await rest(`/api/v1/social/posts?${query}`)) as { meta: { truncated: boolean } };
+    const cut = posts.meta.truncated;
+    expect(expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 100 }), cut ? 1 : 0)).toEqual(cut ? asTool(posts, { nextOffset: 100 }) : posts);
   });
 
   it('describes the common rules, a surface’s rules and metrics, and one tool’s fields, each on its own', async () => {
@@ -144,6 +157,9 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(overview.data.fields).toContainEqual(expect.objectContaining({ path: 'meta.currency', type: 'string|null' }));
     const posts = expectSuccess(await client.callTool('describe_metrics', { tool: 'list_social_posts' })) as Described;
     expect(posts.data.fields).toContainEqual(expect.objectContaining({ path: 'data.posts[].likes', metric: 'likes' }));
+    // The tool's own answer, `meta` keys of MCP's own included: the offset that reads on, the series' buckets.
+    expect(posts.data.fields).toContainEqual({ path: 'meta.nextOffset', type: 'integer', description: 'Set when a list came cut: the `offset` that reads on.', metric: null });
+    expect(overview.data.fields).toContainEqual({ path: 'meta.granularity', type: 'string', description: 'The buckets of the series.', metric: null });
     // Every metric a field names is defined in its surface's answer.
     const names = new Set([...ads.data.metrics.ads, ...social.data.metrics.socialPlatform, ...social.data.metrics.socialPost].map((metric) => metric.name));
     for (const tool of TOOLS.slice(0, 6)) {
@@ -156,44 +172,59 @@ describe.each(SDKS)('with %s', (sdk) => {
     });
   });
 
-  it('cuts lists at `limit` (default 20 posts) and says so in `truncated`, as REST does at its cap', async () => {
+  it('cuts lists at `limit` (default 20 posts), says so in `truncated` as REST does at its cap, and gives the offset that reads on', async () => {
     const query = new URLSearchParams(RANGE).toString();
     const all = (await rest(`/api/v1/ads/entities?${query}&level=ad`)) as { data: { rows: unknown[] }; meta: Record<string, unknown> };
-    expect(all.data.rows.length).toBeGreaterThan(2);
-    const cut = expectSuccess(await client.callTool('list_ad_entities', { ...RANGE, level: 'ad', limit: 2 })) as typeof all;
+    expect(all.data.rows.length).toBeGreaterThan(4);
+    const result = await client.callTool('list_ad_entities', { ...RANGE, level: 'ad', limit: 2 });
+    const cut = expectSuccess(result, 1) as typeof all;
     expect(cut.data).toEqual({ rows: all.data.rows.slice(0, 2), truncated: true });
-    expect(cut.meta.truncated).toBe(true);
+    expect(cut.meta).toMatchObject({ truncated: true, nextOffset: 2 });
+    expect(result.content[1]!.text).toBe('More rows follow: call again with the same arguments and `"offset": 2`.');
+    const next = await client.callTool('list_ad_entities', { ...RANGE, level: 'ad', limit: 2, offset: 2 });
+    expect((expectSuccess(next, 1) as typeof all).data.rows).toEqual(all.data.rows.slice(2, 4));
+    expect(next.content[1]!.text).toBe('More rows follow: call again with the same arguments and `"offset": 4`.');
 
     const posts = (await rest(`/api/v1/social/posts?${query}&limit=500`)) as { data: { posts: unknown[] } };
-    const listed = expectSuccess(await client.callTool('list_social_posts', RANGE)) as typeof posts & { data: { truncated: boolean } };
+    const more = posts.data.posts.length > 20;
+    const listed = expectSuccess(await client.callTool('list_social_posts', RANGE), more ? 1 : 0) as typeof posts & { data: { truncated: boolean }; meta: { nextOffset?: number } };
     expect(listed.data.posts).toEqual(posts.data.posts.slice(0, 20));
-    expect(listed.data.truncated).toBe(posts.data.posts.length > 20);
-    // `offset` continues the list, as on REST.
-    const next = expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 2, offset: 2 })) as typeof posts;
-    expect(next).toEqual(await rest(`/api/v1/social/posts?${query}&limit=2&offset=2`));
-    expect(next.data.posts).toEqual(posts.data.posts.slice(2, 4));
+    expect(listed.data.truncated).toBe(more);
+    expect(listed.meta.nextOffset).toBe(more ? 20 : undefined);
+    // `offset` continues the list, as on REST, whose `meta` keeps the spec's keys: no nextOffset there.
+    const page = (await rest(`/api/v1/social/posts?${query}&limit=2&offset=2`)) as typeof posts & { meta: Record<string, unknown> };
+    expect(Object.keys(page.meta)).not.toContain('nextOffset');
+    const second = expectSuccess(await client.callTool('list_social_posts', { ...RANGE, limit: 2, offset: 2 }), 1) as typeof posts;
+    expect(second).toEqual(asTool(page, { nextOffset: 4 }));
+    expect(second.data.posts).toEqual(posts.data.posts.slice(2, 4));
   });
 
-  it('leaves a series of more than 92 points out by default, sends it when asked, by day, week or month', async () => {
+  it('sends a long range\'s series by week or month by default (and says so), by day when asked, and never drops it', async () => {
     const year = { from: '2025-07-01', to: '2026-06-30' };
     const query = new URLSearchParams(year).toString();
     const ads = (await rest(`/api/v1/ads/overview?${query}`)) as { data: { series: unknown[]; campaigns: unknown[] } };
     const social = (await rest(`/api/v1/social/overview?${query}`)) as { data: { platforms: { series: unknown[] }[] } };
     expect(ads.data.series).toHaveLength(365);
-    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500 }))).toEqual({ ...ads, data: { ...ads.data, series: [] } });
-    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500, series: 'all' }))).toEqual(ads);
-    expect(expectSuccess(await client.callTool('get_social_overview', year))).toEqual({
-      ...social,
-      data: { ...social.data, platforms: social.data.platforms.map((platform) => ({ ...platform, series: [] })) },
-    });
-    // A year by week is 53 points: sent by default, the REST answer for the same granularity.
+    // `all`, or `granularity` given: that series whole, as REST sends it.
+    expect(expectSuccess(await client.callTool('get_ads_overview', { ...year, limit: 500, series: 'all' }))).toEqual(asTool(ads, { granularity: 'day' }));
     const weekly = await rest(`/api/v1/social/overview?${query}&granularity=week`);
-    expect(expectSuccess(await client.callTool('get_social_overview', { ...year, granularity: 'week' }))).toEqual(weekly);
+    expect(expectSuccess(await client.callTool('get_social_overview', { ...year, granularity: 'week' }))).toEqual(asTool(weekly, { granularity: 'week' }));
+    // By default a year is too long by day for 6,000 tokens: by week or month, with a note saying so.
+    for (const tool of ['get_ads_overview', 'get_social_overview']) {
+      const result = await client.callTool(tool, year);
+      const answer = expectSuccess(result, 1) as { meta: { granularity: string } };
+      expect(['week', 'month'], tool).toContain(answer.meta.granularity);
+      const path = tool === 'get_ads_overview' ? 'ads' : 'social';
+      const coarse = await rest(`/api/v1/${path}/overview?${query}&granularity=${answer.meta.granularity}`);
+      const note = `The series is by ${answer.meta.granularity} (\`meta.granularity\`): by day this answer would pass 6,000 tokens. For days, ask for \`"granularity": "day"\`, best with a shorter range.`;
+      // The demo's campaigns of a year fit in the default `limit` of 10: nothing else is cut.
+      if (tool === 'get_ads_overview') expect((coarse as typeof ads).data.campaigns.length).toBeLessThanOrEqual(10);
+      expect(answer).toEqual(asTool(coarse, { granularity: answer.meta.granularity }));
+      expect(result.content[1]!.text).toBe(note);
+    }
     // Every day of a year of two platforms is over the answer budget: cut, with how to read on.
     const daily = await client.callTool('get_social_overview', { ...year, series: 'all' });
-    // The envelope's JSON, then the note.
-    expect(daily.content.map((block) => block.type)).toEqual(['text', 'text']);
-    expect(JSON.parse(daily.content[0]!.text!)).toEqual(daily.structuredContent);
+    expectSuccess(daily, 1);
     const cut = daily.structuredContent as typeof social & { meta: { truncated: boolean } };
     expect(cut.meta.truncated).toBe(true);
     const kept = cut.data.platforms[0]!.series.length;
@@ -201,9 +232,7 @@ describe.each(SDKS)('with %s', (sdk) => {
     expect(kept).toBeLessThan(365);
     expect(cut.data.platforms.map((platform) => platform.series)).toEqual(social.data.platforms.map((platform) => platform.series.slice(0, kept)));
     expect(daily.content[1]!.text).toMatch(/^Truncated to fit the answer budget of 20,000 tokens: series cut after \d+: it ends with the point of \d{4}-\d{2}-\d{2}; ask for `"granularity": "week"`/);
-    // 92 days still carry it by default; `none` leaves it out whatever the range.
-    const quarter = { from: '2026-04-01', to: '2026-07-01' };
-    expect((expectSuccess(await client.callTool('get_ads_overview', quarter)) as typeof ads).data.series).toHaveLength(92);
+    // `none` leaves it out whatever the range.
     expect((expectSuccess(await client.callTool('get_ads_overview', { ...RANGE, series: 'none' })) as typeof ads).data.series).toEqual([]);
     expect(problemOf(await client.callTool('get_social_overview', { ...RANGE, series: 'weekly', granularity: 'year' }))).toMatchObject({
       code: 'validation_failed',
@@ -378,6 +407,17 @@ describe('transport', () => {
     const [message] = await rpcMessages(invalid);
     expect(message!.error ?? (message!.result as ToolResult).isError).toBeTruthy();
   });
+
+  it('refuses an unknown protocol version naming every revision it serves, 2026-07-28 first', async () => {
+    const refused = await postRpc(server.origin, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token: key, headers: { 'mcp-protocol-version': '2024-01-01' } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toBe('application/json');
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Bad Request: Unsupported protocol version: 2024-01-01 (supported versions: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)' },
+      id: null,
+    });
+  });
 });
 
 describe('usage record', () => {
@@ -494,6 +534,8 @@ describe('rate limit', () => {
     const client = await connect(sdk, server.origin, connecting, recording);
     try {
       expect(await client.listTools()).toHaveLength(TOOLS.length);
+      // Every answer in before closing: closing aborts a request still in flight (the GET probe, under load).
+      await Promise.all(sent);
     } finally {
       await client.close();
     }
@@ -554,7 +596,7 @@ describe('rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({
       code: 'rate_limited',
-      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry after the seconds in Retry-After.`,
+      detail: `More than ${PROTOCOL_RATE_LIMIT.limit} MCP protocol messages in ${PROTOCOL_RATE_LIMIT.windowSeconds} s for this credential. Retry in ${refused.headers.get('retry-after')} s (Retry-After).`,
     });
     const call = await postRpc(server.origin, toolCall(1, 'list_clients'), { token: busy });
     expect(((await rpcMessages(call))[0]!.result as ToolResult).isError ?? false).toBe(false);

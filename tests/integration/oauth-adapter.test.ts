@@ -35,6 +35,19 @@ describe('PostgresAdapter', () => {
     expect(await adapter.find(token)).toMatchObject({ consumed: true });
   });
 
+  it('tells the loser of a refresh token’s consume that the token was rotated, and what to do', async () => {
+    const adapter = new PostgresAdapter('RefreshToken');
+    const token = secret();
+    await adapter.upsert(token, { jti: token, grantId: 'grant-b2' }, 60);
+    const results = await Promise.allSettled([adapter.consume(token), adapter.consume(token)]);
+    const [lost] = results.filter((result) => result.status === 'rejected') as PromiseRejectedResult[];
+    expect(lost!.reason).toBeInstanceOf(errors.InvalidGrant);
+    expect(lost!.reason).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'this refresh token was already used: a concurrent request rotated it. Use the newest refresh token, or sign in again',
+    });
+  });
+
   it('never returns an expired row, and deletes expired rows', async () => {
     const adapter = new PostgresAdapter('AccessToken');
     const token = secret();

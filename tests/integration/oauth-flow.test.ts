@@ -534,6 +534,12 @@ describe('connected apps', () => {
 });
 
 describe('parallel refreshes of one refresh token', () => {
+  /** What the loser of a race for a refresh token is told: that it was rotated, and what to do. */
+  const LOST_RACE = {
+    error: 'invalid_grant',
+    error_description: 'this refresh token was already used: a concurrent request rotated it. Use the newest refresh token, or sign in again',
+  };
+  /** A replayed refresh token (the grant is revoked): the provider's own words. */
   const INVALID_GRANT = { error: 'invalid_grant', error_description: 'grant request is invalid' };
   let second: TestServer;
 
@@ -554,7 +560,7 @@ describe('parallel refreshes of one refresh token', () => {
     expect(won[0]!.contentType).toBe('application/json; charset=utf-8');
     expect(won[0]!.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), expires_in: 3600, token_type: 'Bearer', scope: 'ads:read social:read' });
     for (const lost of answers.filter((answer) => answer.status !== 200)) {
-      expect(lost).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: INVALID_GRANT });
+      expect(lost).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: LOST_RACE });
     }
     return won[0]!.body;
   }
@@ -585,7 +591,7 @@ describe('parallel refreshes of one refresh token', () => {
     const { client, tokens } = await connect(admin.userId, admin.orgId);
     const rotated = await postRefresh(server.origin, client.client_id, tokens.refresh_token!);
     expect(rotated.status).toBe(200);
-    expect(await postRefresh(second.origin, client.client_id, tokens.refresh_token!)).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: INVALID_GRANT });
+    expect(await postRefresh(second.origin, client.client_id, tokens.refresh_token!)).toEqual({ status: 400, contentType: 'application/json; charset=utf-8', body: LOST_RACE });
     await expectWorksOnMcp(second.origin, rotated.body.access_token as string);
 
     const grantId = (await verifyAccessToken(rotated.body.access_token as string))!.grantId;

@@ -36,6 +36,7 @@ import { startTestServer, type TestServer } from '../support/http-server';
 import { authorizationUrl, CookieJar, discover, register, sessionOf } from '../support/oauth-flow';
 import { actionPost, pageAction, type MalformedCall, type PageAction, type PostShape } from '../support/page-actions';
 import { newOrganisationAdmin } from './platform-support';
+import { ERROR_IN_LOG } from '../support/log-lines';
 
 const BATCH = 8;
 /** Node's HTTP parser refuses request heads over 16 KiB (431) before the app sees them. */
@@ -44,8 +45,6 @@ const CONCURRENCY = 4;
 /** A bound on every answer, not a speed target: a request that hangs fails the run. */
 const REQUEST_TIMEOUT_MS = 15_000;
 const REDIRECT = 'http://127.0.0.1:43117/callback';
-/** A stack frame or an error the server printed. */
-const ERROR_IN_LOG = /^\s+at |Error/m;
 const FORM_REFUSED = 'Cross-origin form submission refused: nothing was changed.';
 const CONSENT_REFUSED = 'Cross-origin form submission refused.';
 const PATH_REFUSED = 'The address could not be read: its percent-encoding is not valid UTF-8.';

@@ -13,10 +13,9 @@ import { listAuditEvents } from '@/lib/audit/events';
 import { clientAddress, startTestServer, type TestServer } from '../support/http-server';
 import { authorizationUrl, consentOverHttp, CookieJar, discover, register, sessionOf } from '../support/oauth-flow';
 import { newOrganisationAdmin } from './platform-support';
+import { ERROR_IN_LOG } from '../support/log-lines';
 
 const REDIRECT = 'http://127.0.0.1:43117/callback';
-/** A stack frame or an error the server printed. */
-const ERROR_IN_LOG = /^\s+at |Error/m;
 
 let server: TestServer;
 let as: oauth.AuthorizationServer;

@@ -204,6 +204,10 @@ describe('rule 11: missing, malformed, unknown, revoked or expired keys are 401'
     }
     expect(bodies[1]).toEqual(bodies[0]);
     expect(bodies[2]).toEqual(bodies[0]);
+    // Alike for all, it names every case and the way out of each, without saying which one this is.
+    expect(bodies[0]!.detail).toBe(
+      'The API key is not valid: it is unknown, revoked or expired, or it was rotated and its overlap has ended. If this key was rotated or revoked, use the key that replaced it or ask an organisation admin for a new one: admins make keys in Settings → API keys (/settings/api-keys).',
+    );
   });
 
   it('a key that expires later works until then', async () => {

@@ -119,7 +119,10 @@ describe('every response carries the rate-limit headers and no CORS header', () 
     const untilReset = Number(response.headers.get('x-ratelimit-reset')) - Date.now() / 1000;
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(Math.abs(retryAfter - untilReset)).toBeLessThanOrEqual(1.5);
-    await expectProblem(response, 429, 'rate_limited');
+    // The detail gives the number itself, not a pointer to the header.
+    expect((await expectProblem(response, 429, 'rate_limited')).detail).toBe(
+      `More than ${RATE_LIMIT.limit} requests in ${RATE_LIMIT.windowSeconds} s for this key. Retry in ${retryAfter} s (Retry-After).`,
+    );
   });
 
   it('OPTIONS preflight, with and without a key: no Access-Control-* header', async () => {

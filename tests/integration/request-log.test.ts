@@ -104,15 +104,22 @@ describe('the request log', () => {
     expect((await requestLogPage({ orgId: org.id, kind: 'key', keyId }, { status: '4xx' })).entries.map((e) => e.status)).toEqual([403, 400]);
     expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint: '/api/v1/me' })).entries.map((e) => e.requestId)).toEqual([ok.headers.get('x-request-id')]);
     expect((await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: invalid.headers.get('x-request-id')! })).entries.map((e) => e.status)).toEqual([400]);
-    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: 'not-a-uuid' })).toEqual({ entries: [], next: null, filter: { requestId: 'not-a-uuid' }, older: false });
-    // Keyset pages: two, then one, then none.
-    const first = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, undefined, 2);
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { requestId: 'not-a-uuid' })).toEqual({ entries: [], next: null, newer: null, filter: { requestId: 'not-a-uuid' }, older: false });
+    // Keyset pages: two, then one, then none; and back: fewer than a page newer than the second is the first.
+    const first = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, {}, 2);
     expect(first.entries.map((e) => e.status)).toEqual([403, 400]);
-    const second = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, first.next!, 2);
-    expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null, filter: {}, older: true });
+    expect(first.newer).toBeNull();
+    const second = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { before: first.next! }, 2);
+    expect(second).toEqual({ entries: [expect.objectContaining({ status: 200 })], next: null, newer: expect.any(String), filter: {}, older: true });
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { after: second.newer! }, 2)).toEqual(first);
+    // One a page: the page newer than the oldest is the middle one, with a way on either side.
+    const middle = await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { after: second.newer! }, 1);
+    expect(middle).toEqual({ entries: [expect.objectContaining({ status: 400 })], next: expect.any(String), newer: expect.any(String), filter: {}, older: true });
+    expect((await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { before: middle.next! }, 1)).entries.map((e) => e.status)).toEqual([200]);
+    expect((await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { after: middle.newer! }, 1)).entries.map((e) => e.status)).toEqual([403]);
     // A filter or cursor made by no page reads the first page (each once failed the statement: a 500).
     for (const endpoint of ['\u0000', '/api/v1/me\u0000', '\ud800']) {
-      expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint }, undefined, 2), JSON.stringify(endpoint)).toEqual(first);
+      expect(await requestLogPage({ orgId: org.id, kind: 'org' }, { endpoint }, {}, 2), JSON.stringify(endpoint)).toEqual(first);
     }
     const cursor = (text: string) => Buffer.from(text).toString('base64url');
     const crafted = [
@@ -124,10 +131,11 @@ describe('the request log', () => {
       '0000-12-31T23:59:59.999Z|1', // 1 BC
       'not a date|1',
     ];
-    for (const text of crafted) expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor(text), 2), text).toEqual(first);
+    for (const text of crafted) expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { before: cursor(text) }, 2), text).toEqual(first);
     // At the bounds, a cursor is read: before the last moment of year 9999, everything; before year 1, nothing.
-    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('9999-12-31T23:59:59.999Z|9223372036854775807'), 2)).toEqual({ ...first, older: true });
-    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, cursor('0001-01-01T00:00:00.000Z|1'), 2)).toEqual({ entries: [], next: null, filter: {}, older: true });
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { before: cursor('9999-12-31T23:59:59.999Z|9223372036854775807') }, 2)).toEqual({ ...first, newer: expect.any(String), older: true });
+    expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { before: cursor('0001-01-01T00:00:00.000Z|1') }, 2)).toEqual({ entries: [], next: null, newer: null, filter: {}, older: true });
+    for (const text of crafted) expect(await requestLogPage({ orgId: org.id, kind: 'org' }, {}, { after: cursor(text) }, 2), text).toEqual(first);
     // Another organisation reads nothing of these.
     const other = await freshOrg('request log other');
     expect((await requestLogPage({ orgId: other.id, kind: 'key', keyId })).entries).toEqual([]);

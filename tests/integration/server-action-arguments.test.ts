@@ -9,13 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, TEST_DIST_DIR, type TestServer } from '../support/http-server';
 import { formData } from '../support/page-actions';
+import { ERROR_IN_LOG } from '../support/log-lines';
 
 /** The actions that useActionState calls with (state, form data); the others take the form data alone. */
 const STATEFUL = ['confirmPasswordAction', 'createKeyAction', 'editKeyAction', 'rotateKeyAction', 'signInAction'];
 const STATELESS = ['revokeAllAppsAction', 'revokeAppAction', 'revokeAppFromDetailAction', 'revokeKeyAction', 'signOutAction'];
 const UNREADABLE = 'The form could not be read: nothing was changed.';
-/** A stack frame or an error the server printed. */
-const ERROR_IN_LOG = /^\s+at |Error/m;
 
 let server: TestServer;
 /** Every server action of the build, by name: its id and a page that serves it (Next.js finds an action through the page posted to). */

@@ -81,6 +81,11 @@ describe('a REST call', () => {
     expect(root.name).toBe('GET /api/v1/me');
     expect(root.attributes['http.route']).toBe('/api/v1/me');
     expect(root.attributes['http.status_code']).toBe(200);
+    // Of Next.js's spans, the request's and the route handler's (and, on a route's first request, the
+    // loading of its code); not those of its set-up of every request, nor its own span of each fetch
+    // (the undici instrumentation's span of the call is enough).
+    const nextSpans = trace.map((span) => span.attributes['next.span_type']).filter((type) => type !== undefined);
+    expect(nextSpans.filter((type) => type !== 'AppRouteRouteModule.loadUserland').sort()).toEqual(['AppRouteRouteHandlers.runHandler', 'BaseServer.handleRequest']);
     const gate = trace.find((span) => span.name === 'gate')!;
     expect(isBelow(trace, gate, root)).toBe(true);
     expect(gate.attributes['http.response.header.x-request-id']).toBe(requestId);

@@ -34,3 +34,9 @@ export function logMessages(output: string): string {
     .map((entry) => `${entry.msg ?? ''}\n`)
     .join('');
 }
+
+/**
+ * A line of a stack trace or an error's name in what a server wrote: in a plain line (Node.js's own
+ * output on stderr) or inside a JSON line, where a logged error's stack has its line breaks escaped.
+ */
+export const ERROR_IN_LOG = /^\s+at |\\n\s+at |Error/m;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capRows, clientLineage, entityFigures, isBreakdownStale } from '@/lib/metrics/ads/mapping';
-import type { EntityAggregateRow } from '@/lib/metrics/ads/repository';
+import type { EntityAggregateRow } from '@/lib/metrics/ads/queries/entity-lists';
 
 describe('clientLineage', () => {
   it("names an unassigned account's rows after the account, with a null id", () => {

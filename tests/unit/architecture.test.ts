@@ -1,21 +1,59 @@
-// The folder dependency order of lib/ (docs/architecture.md): no two folders import each other, even
-// through others, and neither door (rest, mcp) imports the other. Imports are read with TypeScript's
-// own pre-processor, so comments and strings that look like imports are not counted.
-import { readdirSync, readFileSync } from 'node:fs';
+// The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
+// parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
+// (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
+// neither door (rest, mcp) imports the other. And sizes: no function of lib/metrics over 60 lines, no
+// file of it over 450. Imports are read with TypeScript's own pre-processor, so comments and strings
+// that look like imports are not counted.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { functionSizes, longFiles, longFunctions, sourceFiles } from '../support/code-size';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LIB = path.join(ROOT, 'lib');
 const DOORS = ['rest', 'mcp'];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) ? [full] : [];
+/**
+ * What each top-level part may import besides packages: the app and the two files Next.js runs before
+ * it (proxy.ts, instrumentation.ts) call lib/; the scripts run lib/ and the seed (prisma/); lib/ and
+ * prisma/ stand on their own. tests/ may import any of them, and is imported by none.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  app: ['lib'],
+  'proxy.ts': ['lib'],
+  'instrumentation.ts': ['lib'],
+  scripts: ['lib', 'prisma'],
+  lib: [],
+  prisma: [],
+};
+
+/** The files of the repository that each import resolves to (relative and `@/` imports; packages left out). */
+function importedFiles(file: string): { specifier: string; target: string }[] {
+  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.flatMap(({ fileName: specifier }) => {
+    const target = specifier.startsWith('@/') ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith('.') ? path.resolve(path.dirname(file), specifier) : null;
+    return target ? [{ specifier, target }] : [];
   });
+}
+
+/** The top-level part of the repository that holds `file`: its first folder, or the file itself. */
+function partOf(file: string): string {
+  return path.relative(ROOT, file).split(path.sep)[0]!;
+}
+
+/** Whether `file` may import `target` by MAY_IMPORT (within one part, always). */
+function mayImport(file: string, target: string): boolean {
+  const [from, to] = [partOf(file), partOf(target)];
+  return from === to || (MAY_IMPORT[from] ?? []).includes(to);
+}
+
+/** Every import of `files` that MAY_IMPORT does not allow, as `file imports specifier`. */
+function forbiddenImports(files: string[]): string[] {
+  return files.flatMap((file) =>
+    importedFiles(file)
+      .filter(({ target }) => !mayImport(file, target))
+      .map(({ specifier }) => `${path.relative(ROOT, file)} imports ${specifier}`),
+  );
 }
 
 /** The folder right under lib/ that holds `file` (a file directly in lib/ is its own unit, e.g. `db.ts`). */
@@ -30,9 +68,8 @@ function folderGraph(files: string[]): Map<string, Map<string, string>> {
     const from = unitOf(file);
     const edges = graph.get(from) ?? new Map<string, string>();
     graph.set(from, edges);
-    for (const { fileName: specifier } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
-      const target = specifier.startsWith('@/') ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith('.') ? path.resolve(path.dirname(file), specifier) : null;
-      if (!target || !target.startsWith(LIB + path.sep)) continue;
+    for (const { specifier, target } of importedFiles(file)) {
+      if (!target.startsWith(LIB + path.sep)) continue;
       const to = unitOf(target);
       if (to !== from && !edges.has(to)) edges.set(to, `${path.relative(ROOT, file)} imports ${specifier}`);
     }
@@ -100,5 +137,59 @@ describe('the folders of lib/', () => {
     expect(findCycle(made)).toEqual(['a → b', 'b → c', 'c → a', '(z)']);
     expect(findCycle(new Map([['a', new Map([['b', 'x']])], ['b', new Map()]]))).toBeNull();
     expect(graph.get('rest')?.has('operations')).toBe(true);
+  });
+});
+
+describe('the top-level parts of the repository', () => {
+  const files = Object.keys(MAY_IMPORT).flatMap((part) => (part.endsWith('.ts') ? [path.join(ROOT, part)] : sourceFiles(path.join(ROOT, part))));
+
+  it('import only what MAY_IMPORT allows (app/ and scripts/ lib/ but not each other, nothing tests/)', () => {
+    expect(forbiddenImports(files)).toEqual([]);
+  });
+
+  it('tells an allowed import from a forbidden one (the check itself)', () => {
+    const at = (file: string) => path.join(ROOT, file);
+    expect(files).toContain(at('scripts/server.mjs'));
+    expect(files).toContain(at('proxy.ts'));
+    expect(mayImport(at('app/page.tsx'), at('lib/db.ts'))).toBe(true);
+    expect(mayImport(at('app/page.tsx'), at('tests/support/api.ts'))).toBe(false);
+    expect(mayImport(at('scripts/demo.ts'), at('prisma/seed/index.ts'))).toBe(true);
+    expect(mayImport(at('scripts/demo.ts'), at('app/page.tsx'))).toBe(false);
+    expect(mayImport(at('lib/db.ts'), at('scripts/server.mjs'))).toBe(false);
+    expect(mayImport(at('proxy.ts'), at('app/page.tsx'))).toBe(false);
+  });
+});
+
+describe('the size of lib/metrics', () => {
+  const files = sourceFiles(path.join(LIB, 'metrics'));
+
+  it('has no function over 60 lines', () => {
+    expect(files.flatMap((file) => longFunctions(file, 60, ROOT))).toEqual([]);
+  });
+
+  it('has no file over 450 lines', () => {
+    expect(longFiles(files, 450, ROOT)).toEqual([]);
+  });
+
+  it('measures every kind of function, nested ones on their own (the check itself)', () => {
+    const text = [
+      'export function outer() {',
+      '  const inner = () => {',
+      '    return 1;',
+      '  };',
+      '  return inner;',
+      '}',
+      'class A { method() {',
+      '  return function named() { return 2; };',
+      '} }',
+      'const object = { property: async () => 3 };',
+    ].join('\n');
+    expect(functionSizes('made-up.ts', text)).toEqual([
+      { name: 'outer', line: 1, lines: 6 },
+      { name: 'inner', line: 2, lines: 3 },
+      { name: 'method', line: 7, lines: 3 },
+      { name: 'named', line: 8, lines: 1 },
+      { name: 'property', line: 10, lines: 1 },
+    ]);
   });
 });

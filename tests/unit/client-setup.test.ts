@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clientGuides, SERVER_NAME } from '@/lib/mcp/client-setup';
+import { clientGuides, PUBLIC_URL_STEPS, SERVER_NAME } from '@/lib/mcp/client-setup';
 
 const URL_HERE = 'https://metrics.example/api/mcp';
 const byId = (id: string) => clientGuides(URL_HERE).find((guide) => guide.id === id)!;
@@ -37,6 +37,20 @@ describe('the client guides', () => {
     );
   });
 
+  it('say which clients connect from their provider’s cloud, and warn when this server’s URL is on this computer', () => {
+    const from = (url: string) => Object.fromEntries(clientGuides(url).map((guide) => [guide.id, guide.reach.from]));
+    expect(from(URL_HERE)).toEqual({ claude: 'cloud', 'claude-code': 'machine', chatgpt: 'cloud', cursor: 'machine', vscode: 'machine', inspector: 'machine' });
+    expect(byId('claude').reach.text).toBe('Connects from Anthropic’s cloud, not from your computer: the URL must be public and https.');
+    expect(byId('chatgpt').reach.text).toBe('Connects from OpenAI’s cloud, not from your computer: the URL must be public and https.');
+    for (const local of ['http://localhost:3000/api/mcp', 'http://127.0.0.1:3000/api/mcp']) {
+      for (const guide of clientGuides(local)) {
+        expect(guide.reach.text.includes('This server’s URL is on this computer'), `${guide.id} ${local}`).toBe(guide.reach.from === 'cloud');
+      }
+    }
+    expect(PUBLIC_URL_STEPS.join('\n')).toContain('`cloudflared tunnel --url http://localhost:3000`');
+    expect(PUBLIC_URL_STEPS.join('\n')).toContain('`APP_URL=https://<name>.trycloudflare.com npm run demo`');
+  });
+
   it('are shown in docs/connect.md exactly as on the front page', () => {
     const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/connect.md'), 'utf8');
     const blocks = [...doc.matchAll(/^```[a-z]*\n([\s\S]*?)\n```$/gm)].map((match) => match[1]);
@@ -45,6 +59,9 @@ describe('the client guides', () => {
         expect(blocks, `${guide.name}: ${snippet.copyName}`).toContain(snippet.text);
       }
       expect(doc).toContain(`## ${guide.name}\n`);
+      if (guide.reach.from === 'machine') expect(doc).toContain(`## ${guide.name}\n\n${guide.reach.text}\n`);
     }
+    // The way to a public URL, command for command.
+    for (const command of ['cloudflared tunnel --url http://localhost:3000', 'ngrok http 3000', 'APP_URL=https://<name>.trycloudflare.com npm run demo']) expect(doc).toContain(`\`${command}\``);
   });
 });

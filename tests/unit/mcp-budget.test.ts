@@ -1,9 +1,11 @@
-// The answer budget on hand-made answers: a whole answer passes untouched; a long list is cut to what
-// fits, in the REST envelope (`truncated` in data and meta), with a note naming the offset that
-// continues it and the arguments that narrow it, never a larger limit.
+// The answer budget on hand-made answers: a whole answer passes untouched; a list cut by `limit` gets
+// `meta.nextOffset` and a note; a long list is cut to what fits, in the REST envelope (`truncated` in
+// data and meta), with `meta.nextOffset` and a note naming the offset that continues it and the
+// arguments that narrow it, never a larger limit.
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_TOKEN_BUDGET, withinBudget } from '@/lib/mcp/budget';
+import { ANSWER_TOKEN_BUDGET } from '@/lib/contract/limits';
+import { withinBudget } from '@/lib/mcp/budget';
 import { TOOL_OPERATIONS } from '@/lib/mcp/catalogue';
 import { envelope } from '@/lib/contract/envelope';
 
@@ -14,6 +16,15 @@ describe('withinBudget', () => {
   it('passes an answer that fits untouched, without a note', () => {
     const answer = envelope({ rows: [row(1), row(2)], truncated: false }, { syncedAt: null, from: '2026-06-01', to: '2026-06-30', truncated: false });
     expect(withinBudget(operation('list_ad_entities'), {}, answer)).toEqual({ answer, note: null });
+  });
+
+  it('gives a list cut by `limit` (the operation\'s own `truncated`) the offset that reads on, in meta and in words', () => {
+    const answer = envelope({ rows: [row(1), row(2)], truncated: true }, { syncedAt: null, from: '2026-06-01', to: '2026-06-30', truncated: true });
+    const { answer: cut, note } = withinBudget(operation('list_ad_entities'), { limit: 2, offset: 30 }, answer);
+    expect(cut).toEqual({ ...answer, meta: { ...answer.meta, nextOffset: 32 } });
+    expect(note).toBe('More rows follow: call again with the same arguments and `"offset": 32`.');
+    // The caller's answer is not changed.
+    expect(answer.meta).not.toHaveProperty('nextOffset');
   });
 
   it('cuts a long list to the most rows that fit, and says which offset continues it', () => {
@@ -29,6 +40,7 @@ describe('withinBudget', () => {
     expect(note).toBe(
       `Truncated to fit the answer budget of 20,000 tokens: rows cut after ${kept.length}: call again with the same arguments and \`"offset": ${100 + kept.length}\`. Or narrow with client, search, a shorter \`from\`…\`to\`.`,
     );
+    expect(cut.meta.nextOffset).toBe(100 + kept.length);
     // The caller's answer is not changed.
     expect((answer.data as { rows: unknown[] }).rows).toHaveLength(2000);
   });

@@ -1,6 +1,19 @@
 // The key-create CLI's argument handling: clear errors before anything touches the database.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseKeyCreateArgs, UsageError } from '@/scripts/key-create';
+import { HELP, parseKeyCreateArgs, UsageError } from '@/scripts/key-create';
+
+describe('key:create --help', () => {
+  it('prints what the command does and its options, with status 0, and touches no database', () => {
+    for (const flag of ['--help', '-h']) {
+      // No DATABASE_URL and no demo running: the help needs neither.
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/key-create.ts', flag], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toBe(`${HELP}\n`);
+      expect(run.stdout.split('\n')[0]).toBe('Mints an API key and prints it once (only its SHA-256 is stored), or rotates a live key.');
+    }
+  });
+});
 
 describe('parseKeyCreateArgs', () => {
   it('reads every option', () => {

@@ -95,3 +95,14 @@ describe('length caps', () => {
     }
   });
 });
+
+describe('a choice among values', () => {
+  it('is refused in the words of the other messages, naming each value, not in zod’s', () => {
+    expect(queryProblems(adsOverviewQuery, 'from=2026-01-01&to=2026-01-31&granularity=year')).toEqual([
+      { path: 'granularity', message: 'must be one of `day`, `week`, `month`' },
+    ]);
+    expect(queryProblems(adsEntitiesQuery, 'level=keyword&from=2026-01-01&to=2026-01-31')).toEqual([
+      { path: 'level', message: 'must be one of `campaign`, `adset`, `ad`' },
+    ]);
+  });
+});

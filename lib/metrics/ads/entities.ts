@@ -6,7 +6,8 @@ import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';
 import { LIST_CAP } from '../definitions';
 import { capRows, entityRow } from './mapping';
-import { accountIdsInReach, entityAggregates } from './repository';
+import { entityAggregates } from './queries/entity-lists';
+import { accountIdsInReach } from './repository';
 import type { AdsEntitiesData, AdsEntitiesQuery } from './schemas';
 
 /** `limit`: at most this many rows (the MCP tool's argument); REST always lists up to LIST_CAP. */

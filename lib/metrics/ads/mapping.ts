@@ -4,7 +4,7 @@ import { addDays, todayIn } from '../../time/days';
 import { num, ratio } from '../ratios';
 import { BREAKDOWN_REFETCH_AFTER_HOURS, RESTATEMENT_WINDOW_DAYS } from './definitions';
 import type { AdEntityRow, AdLevel } from './schemas';
-import type { EntityAggregateRow } from './repository';
+import type { EntityAggregateRow } from './queries/entity-lists';
 
 /** A sum typed as a plain number: not reported (null) becomes 0, as the field's description says. */
 export function orZero(value: string | number | null | undefined): number {

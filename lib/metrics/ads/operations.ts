@@ -3,7 +3,7 @@
 // written from definitions.ts, the one place where the metric rules live.
 import { resolveReach } from '../../auth/reach';
 import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
-import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
+import { keepsSeries, toolLimit, type SeriesChoice } from '../../contract/query';
 import { getAdBreakdowns } from './breakdowns';
 import { listAdEntities } from './entities';
 import { getAdsOverview } from './overview';
@@ -18,6 +18,7 @@ import {
   adsEntitiesQuery,
   adsOverviewData,
   adsOverviewQuery,
+  adsOverviewToolQuery,
   type AdsEntitiesQuery,
   type AdsOverviewQuery,
 } from './schemas';
@@ -39,6 +40,9 @@ const commonRules = `## Rules
 
 ## Metrics
 ${metricTable}`;
+
+/** The overview's series, which the MCP door may coarsen and the answer budget may cut. */
+const adsSeries = (data: AdsOverviewData) => [data.series];
 
 export const adsOverviewOperation = defineOperation({
   id: 'getAdsOverview',
@@ -84,15 +88,18 @@ ${commonRules}`,
   tool: {
     name: 'get_ads_overview',
     title: 'Ads overview',
-    lead: 'Ads dashboard for `from`…`to`: KPIs, previous period, funds, a series, top campaigns by spend, widgets (funnel, age × gender, platforms, placements, video). Narrow with `client`, `campaignId`, `adSetId` or `adId`. For ranges over a quarter use `granularity` `week` or `month`.',
-    query: adsOverviewQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'campaigns', 10), series: toolSeries() }),
+    lead: 'Ads dashboard for `from`…`to`: KPIs, previous period, funds, a series, top campaigns by spend, widgets (funnel, age × gender, platforms, placements, video). Narrow with `client`, `campaignId`, `adSetId` or `adId`. Long ranges come by week or month (`meta.granularity`). More campaigns: list_ad_entities `level` `campaign`, `offset` = `meta.nextOffset`.',
+    query: adsOverviewToolQuery,
+    series: adsSeries,
     cuts: [
       {
         what: 'campaigns',
         lists: (data: AdsOverviewData) => [data.campaigns],
+        // The campaigns are list_ad_entities' first campaign rows: the rest continue there, whatever this tool's arguments.
+        nextOffset: (kept) => kept,
         next: (kept) => `the rest are list_ad_entities rows (same order) with \`"level": "campaign"\`, the same \`from\`, \`to\` and \`client\`, and \`"offset": ${kept}\``,
       },
-      seriesCut((data: AdsOverviewData) => [data.series]),
+      seriesCut(adsSeries),
     ],
   },
 });
@@ -126,7 +133,7 @@ ${commonRules}`,
   tool: {
     name: 'list_ad_entities',
     title: 'List campaigns, ad sets or ads',
-    lead: 'Campaigns, ad sets or ads (`level`) that delivered in `from`…`to`, highest spend first, with their figures and lineage. Find one by name with `search`; page with `offset`. A row\'s `id` is the `campaignId`/`adSetId`/`adId` of get_ads_overview and the `entityId` of get_ad_breakdowns.',
+    lead: 'Campaigns, ad sets or ads (`level`) that delivered in `from`…`to`, highest spend first, with their figures and lineage. Find one by name with `search`. Read on with `offset` = `meta.nextOffset`. A row\'s `id` is the `campaignId`/`adSetId`/`adId` of get_ads_overview and the `entityId` of get_ad_breakdowns.',
     query: adsEntitiesQuery.safeExtend({ limit: toolLimit(LIST_CAP, 'entities', 10) }),
     cuts: [offsetCut('rows', (data: AdsEntitiesData) => [data.rows])],
   },

@@ -12,24 +12,10 @@ import { num, ratio } from '../ratios';
 import { LIST_CAP } from '../definitions';
 import { TOP_CAMPAIGNS } from './definitions';
 import { accountLineage, capRows, clientLineage, ctrPercent, entityFigures, orZero } from './mapping';
-import {
-  accountBreakdownSums,
-  accountFilter,
-  accountsInReach,
-  entityAggregates,
-  entityTotals,
-  findEntity,
-  periodSums,
-  resultSums,
-  type AccountRow,
-  type BreakdownSumsRow,
-  type EntityAggregateRow,
-  type EntityRef,
-  type EntityTotalsRow,
-  type InsightRows,
-  type PeriodSumsRow,
-  type ResultSumsRow,
-} from './repository';
+import { accountBreakdownSums, type BreakdownSumsRow } from './queries/breakdown-sums';
+import { entityAggregates, entityTotals, type EntityAggregateRow, type EntityTotalsRow } from './queries/entity-lists';
+import { periodSums, resultSums, type PeriodSumsRow, type ResultSumsRow } from './queries/period-sums';
+import { accountFilter, accountsInReach, findEntity, type AccountRow, type EntityRef, type InsightRows } from './repository';
 import type { AdsOverviewData, AdsOverviewQuery } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 // Query and response schemas of the ads endpoints: they parse queries, check our responses in tests and
 // generate the OpenAPI document. Field meanings come from definitions.ts.
 import { z } from 'zod';
-import { boundedText, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, whenDatesAreReal } from '../../contract/query';
+import { boundedText, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, toolGranularity, toolLimit, toolSeries, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { RESTATEMENT_WINDOW_DAYS, BREAKDOWN_REFETCH_AFTER_HOURS } from './definitions';
 
@@ -23,15 +23,23 @@ const entityIdFilter = (what: string) =>
       `Only this ${what}: its platform id or its id from /ads/entities (1 to ${ENTITY_ID_MAX_LENGTH} characters). Outside the key's reach or not found: 404.`,
     );
 
-export const adsOverviewQuery = z
-  .object({
-    client: clientParam,
-    ...dateRange,
-    campaignId: entityIdFilter('campaign'),
-    adSetId: entityIdFilter('ad set'),
-    adId: entityIdFilter('ad'),
-    granularity: granularityParam,
-  })
+const adsOverviewFields = {
+  client: clientParam,
+  ...dateRange,
+  campaignId: entityIdFilter('campaign'),
+  adSetId: entityIdFilter('ad set'),
+  adId: entityIdFilter('ad'),
+  granularity: granularityParam,
+};
+
+export const adsOverviewQuery = z.object(adsOverviewFields).superRefine(checkDateRange, whenDatesAreReal);
+
+/**
+ * The get_ads_overview tool's arguments: the REST query's, with `granularity` left for the MCP door to
+ * choose when absent (a refined object cannot have a field replaced, so it is built from the same fields).
+ */
+export const adsOverviewToolQuery = z
+  .object({ ...adsOverviewFields, granularity: toolGranularity(), limit: toolLimit(LIST_CAP, 'campaigns', 10), series: toolSeries() })
   .superRefine(checkDateRange, whenDatesAreReal);
 
 export const adsEntitiesQuery = z
@@ -275,7 +283,9 @@ const breakdownRow = z
     clicks: z.number(),
     reach: z.number().describe('Reach of the key over the whole range, as the platform reported it for that range.'),
   })
-  .strict();
+  .strict()
+  // Named: the five breakdowns share it, and a schema states it once (OpenAPI components, MCP \`$defs\`).
+  .meta({ id: 'AdBreakdownRow' });
 
 export const adsBreakdownsData = z
   .object({

@@ -1,4 +1,4 @@
-// From what repository.ts reads to the spec's shapes: daily points, Dimension rows and the response's named
+// From what queries/ reads to the spec's shapes: daily points, Dimension rows and the response's named
 // tables. Pure functions; each surface passes its own metric set (its rates derived from the sums).
 import type { IsoDay } from '../../time/days';
 import type { DimensionRow, PeriodAggregate, Sums } from './repository';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { resolveReach } from '../../auth/reach';
 import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
-import { keepsSeries, toolLimit, toolSeries, type SeriesChoice } from '../../contract/query';
+import { keepsSeries, toolLimit, type SeriesChoice } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { SOCIAL_RULES } from './definitions';
 import {
@@ -11,6 +11,7 @@ import {
   POSTS_MAX_LIMIT,
   socialOverviewData,
   socialOverviewQuery,
+  socialOverviewToolQuery,
   socialPostsData,
   socialPostsQuery,
   socialThumbnailQuery,
@@ -20,6 +21,9 @@ import {
 import { getSocialOverview } from './overview';
 import { listSocialPosts } from './posts';
 import { getSocialThumbnail, SERVABLE_IMAGE_TYPES, THUMBNAIL_MAX_AGE_SECONDS } from './thumbnail';
+
+/** The overview's series, one per platform, which the MCP door may coarsen and the answer budget may cut. */
+const socialSeries = (data: SocialOverviewData) => data.platforms.map((platform) => platform.series);
 
 export const socialOverviewOperation = defineOperation({
   id: 'getSocialOverview',
@@ -55,9 +59,10 @@ period's, the totals of the posts published in each, a daily series and the numb
   tool: {
     name: 'get_social_overview',
     title: 'Organic social overview',
-    lead: 'Organic Facebook and Instagram totals for `from`…`to` and the previous period, post totals, a series per platform, and the pages. Narrow with `client`. For ranges over a quarter use `granularity` `week` or `month`.',
-    query: socialOverviewQuery.safeExtend({ series: toolSeries() }),
-    cuts: [seriesCut((data: SocialOverviewData) => data.platforms.map((platform) => platform.series))],
+    lead: 'Organic Facebook and Instagram totals for `from`…`to` and the previous period, post totals, a series per platform, and the pages. Narrow with `client`. Long ranges come by week or month (`meta.granularity`).',
+    query: socialOverviewToolQuery,
+    series: socialSeries,
+    cuts: [seriesCut(socialSeries)],
   },
 });
 
@@ -83,7 +88,7 @@ is \`offset\` = the posts already read), or narrow the range or filter by client
   tool: {
     name: 'list_social_posts',
     title: 'List social posts',
-    lead: 'Facebook and Instagram posts published in `from`…`to`, newest first, with lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate. Page with `offset`.',
+    lead: 'Facebook and Instagram posts published in `from`…`to`, newest first, with lifetime likes, comments, shares, saves, views, reach, impressions and engagement rate. Read on with `offset` = `meta.nextOffset`.',
     query: socialPostsQuery.safeExtend({ limit: toolLimit(POSTS_MAX_LIMIT, 'posts', 20) }),
     cuts: [offsetCut('posts', (data: SocialPostsData) => [data.posts])],
   },

@@ -1,14 +1,24 @@
 // Query and response schemas of the organic-social endpoints. Responses are strict objects: a field
 // the spec does not name fails the contract tests instead of reaching callers.
 import { z } from 'zod';
-import { boundedCount, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, whenDatesAreReal } from '../../contract/query';
+import { boundedCount, checkDateRange, clientParam, dateRange, granularityParam, offsetParam, toolGranularity, toolSeries, whenDatesAreReal } from '../../contract/query';
 import { LIST_CAP } from '../definitions';
 import { describePlatformMetric, describePostMetric, SOCIAL_PLATFORMS } from './definitions';
 
 export const POSTS_DEFAULT_LIMIT = 100;
 export const POSTS_MAX_LIMIT = LIST_CAP;
 
-export const socialOverviewQuery = z.object({ client: clientParam, ...dateRange, granularity: granularityParam }).superRefine(checkDateRange, whenDatesAreReal);
+const socialOverviewFields = { client: clientParam, ...dateRange, granularity: granularityParam };
+
+export const socialOverviewQuery = z.object(socialOverviewFields).superRefine(checkDateRange, whenDatesAreReal);
+
+/**
+ * The get_social_overview tool's arguments: the REST query's, with `granularity` left for the MCP door to
+ * choose when absent (a refined object cannot have a field replaced, so it is built from the same fields).
+ */
+export const socialOverviewToolQuery = z
+  .object({ ...socialOverviewFields, granularity: toolGranularity(), series: toolSeries() })
+  .superRefine(checkDateRange, whenDatesAreReal);
 
 export const socialPostsQuery = z
   .object({

@@ -91,3 +91,32 @@ export async function serverActionFields(page: Page, formSelector: string): Prom
   expect(fields.length, `server action fields of ${formSelector}`).toBeGreaterThan(0);
   return fields;
 }
+
+/**
+ * Everything `selector` matches (by default every link and button inside a table) is wholly in view
+ * sideways: inside the window, and inside every box around it that clips (a table wider than its
+ * scrolling box hides what is past the box's edge: a Revoke button shown as a sliver); and the page
+ * itself does not scroll sideways. Hidden elements (the buttons of a closed dialog) are left out.
+ * Returns how many elements were checked.
+ */
+export async function expectInViewSideways(page: Page, what: string, selector = 'table :is(a[href], button)'): Promise<number> {
+  const { problems, checked } = await page.evaluate((selector) => {
+    const problems: string[] = [];
+    const elements = [...document.querySelectorAll<HTMLElement>(selector)].filter((element) => element.checkVisibility());
+    for (const element of elements) {
+      const at = element.getBoundingClientRect();
+      const name = `${element.tagName.toLowerCase()} “${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 60)}”`;
+      if (at.left < 0 || at.right > innerWidth) problems.push(`${name}: ${Math.round(at.left)} to ${Math.round(at.right)} in a window ${innerWidth} px wide`);
+      for (let box = element.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === 'visible') continue;
+        const left = box.getBoundingClientRect().left + box.clientLeft;
+        if (at.left < left - 0.5 || at.right > left + box.clientWidth + 0.5) problems.push(`${name}: cut off by its box .${box.className}`);
+      }
+    }
+    const pageWidth = document.scrollingElement!.scrollWidth;
+    if (pageWidth > innerWidth) problems.push(`the page scrolls sideways: ${pageWidth} px in a window ${innerWidth} px wide`);
+    return { problems, checked: elements.length };
+  }, selector);
+  expect(problems, what).toEqual([]);
+  return checked;
+}

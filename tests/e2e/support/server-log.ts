@@ -25,5 +25,4 @@ export async function loggedDuring<T>(step: () => Promise<T>): Promise<{ result:
   }
 }
 
-/** A line of a stack trace, or an error printed by the server. */
-export const ERROR_IN_LOG = /^\s+at |Error/m;
+export { ERROR_IN_LOG } from '../../support/log-lines';

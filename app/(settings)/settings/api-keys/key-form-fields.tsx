@@ -41,8 +41,12 @@ export function NameField({ max, value, error }: { max: number; value?: string; 
 
 export function ScopePicker({ scopes, checked, error }: { scopes: ScopeOption[]; checked?: string[]; error?: string }) {
   return (
-    <fieldset className="field" aria-describedby={error ? 'key-scopes-error' : undefined}>
+    <fieldset className="field scopes" aria-describedby={error ? 'key-scopes-hint key-scopes-error' : 'key-scopes-hint'}>
       <legend>Scopes</legend>
+      <p id="key-scopes-hint" className="hint">
+        The REST API serves every scope. The MCP server reads ads and organic social data only: with Website or Store alone, its
+        tools list the clients and describe the metrics, and the others answer 403.
+      </p>
       <div className="choices two-columns">
         {scopes.map((scope) => (
           <label key={scope.value} className="choice">
@@ -54,6 +58,11 @@ export function ScopePicker({ scopes, checked, error }: { scopes: ScopeOption[];
           </label>
         ))}
       </div>
+      {/* Shown by CSS while Website or Store is checked without Ads or Organic social. */}
+      <p className="notice mcp-scopes-notice">
+        Through MCP this key can only list the clients and describe the metrics (the MCP server reads ads and organic social):
+        use it with the REST API, or add Ads or Organic social.
+      </p>
       <FieldError id="key-scopes-error" message={error} />
     </fieldset>
   );

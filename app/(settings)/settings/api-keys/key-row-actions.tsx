@@ -8,18 +8,22 @@ import { useSudoGuard } from '../../sudo';
 import { editKeyAction, rotateKeyAction, type EditKeyState, type RotateKeyState } from './actions';
 import { FieldError } from './key-form-fields';
 import { NewKeyDialog } from './new-key-dialog';
+import { When } from '../../when';
 
 interface Csrf {
   field: string;
   token: string;
 }
 
+const HOUR_MS = 3_600_000;
+/** Each overlap, and how long it lasts (null: none, the old key stops at once). */
 const OVERLAP_CHOICES = [
-  { value: 'now', label: 'Stop it now', hint: 'Requests with the old key are refused at once.' },
-  { value: '1h', label: '1 hour', hint: '' },
-  { value: '24h', label: '24 hours', hint: '' },
-  { value: '7d', label: '7 days', hint: '' },
+  { value: 'now', label: 'Stop it now', lasts: null },
+  { value: '1h', label: '1 hour', lasts: HOUR_MS },
+  { value: '24h', label: '24 hours', lasts: 24 * HOUR_MS },
+  { value: '7d', label: '7 days', lasts: 7 * 24 * HOUR_MS },
 ] as const;
+const DEFAULT_OVERLAP = '24h';
 
 interface RotateProps {
   /** False once the key is retiring (or gone): no button. The component stays, keeping the successor's dialog open. */
@@ -35,14 +39,22 @@ export function RotateKeyButton({ canRotate, keyId, name, prefix, csrf, apiUrl }
   const dialog = useRef<HTMLDialogElement>(null);
   const [state, action] = useActionState<RotateKeyState, FormData>(rotateKeyAction, {});
   const guard = useSudoGuard();
+  // When the dialog was opened: each overlap's end is counted from then (the server counts from the submit, seconds later).
+  const [openedAt, setOpenedAt] = useState<number | null>(null);
   useEffect(() => {
     if (state.created) dialog.current?.close();
   }, [state.created]);
+  const open = () => {
+    setOpenedAt(Date.now());
+    dialog.current?.showModal();
+    // On the choice already made, not on the first one ("Stop it now", which an Enter would then send).
+    dialog.current?.querySelector<HTMLInputElement>('input[name="overlap"]:checked')?.focus();
+  };
   const titleId = `rotate-title-${keyId}`;
   return (
     <>
       {canRotate && (
-        <button type="button" className="button quiet" onClick={() => dialog.current?.showModal()} aria-label={`Rotate ${name}`}>
+        <button type="button" className="button quiet" onClick={open} aria-label={`Rotate ${name}`}>
           Rotate
         </button>
       )}
@@ -61,10 +73,12 @@ export function RotateKeyButton({ canRotate, keyId, name, prefix, csrf, apiUrl }
             <div className="choices">
               {OVERLAP_CHOICES.map((choice) => (
                 <label key={choice.value} className="choice compact">
-                  <input type="radio" name="overlap" value={choice.value} defaultChecked={choice.value === '24h'} />
+                  <input type="radio" name="overlap" value={choice.value} defaultChecked={choice.value === DEFAULT_OVERLAP} />
                   <span>
                     <span className="choice-label">{choice.label}</span>
-                    {choice.hint && <span className="hint">{choice.hint}</span>}
+                    <span className="hint">
+                      {choice.lasts === null ? 'Requests with the old key are refused at once.' : openedAt !== null && <>Until <When at={new Date(openedAt + choice.lasts)} empty="" /> UTC</>}
+                    </span>
                   </span>
                 </label>
               ))}
@@ -157,6 +171,8 @@ export function EditKeyButton({ keyId, name, note, nameMax, noteMax, csrf }: Edi
           </div>
         </form>}
       </dialog>
+      {/* Said where the Edit button is, so that a save is not silent; always present, so that it is announced when filled. */}
+      <span className="by saved-note" role="status">{state.savedAt ? 'Saved.' : ''}</span>
     </>
   );
 }

@@ -15,7 +15,9 @@ import type { ScopeOption } from './key-form-fields';
 import { RevokeButton } from '../../revoke-button';
 import { revokeKeyAction } from './actions';
 import { ActivityList } from '../../activity-list';
+import { AskAnAdmin } from '../../ask-an-admin';
 import { Cell } from '../../cell';
+import { KeyStatus } from '../../key-status';
 import { When } from '../../when';
 import { ToolCalls } from '../../tool-calls';
 
@@ -29,8 +31,6 @@ const SCOPE_TEXT: Record<Scope, Omit<ScopeOption, 'value'>> = {
 };
 const SCOPE_OPTIONS: ScopeOption[] = SCOPES.map((value) => ({ value, ...SCOPE_TEXT[value] }));
 
-const STATUS_LABEL = { active: 'Active', retiring: 'Retiring', retired: 'Retired', expired: 'Expired', revoked: 'Revoked' } as const;
-
 /** The filter box's text is only compared, never stored; longer text could match no key anyway. */
 const FILTER_MAX = 100;
 
@@ -39,7 +39,12 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   const orgId = session.membership?.orgId;
   if (!orgId || !isAdmin(session)) {
     const admins = orgId ? await listOrgAdmins(orgId) : [];
-    return <AskAnAdmin orgName={session.membership?.orgName} admins={admins} />;
+    return (
+      <AskAnAdmin page="API keys" title="Ask an admin for a key" admins={admins}>
+        Only admins of {session.membership?.orgName ?? 'your organisation'} can create and revoke API keys. Ask one of them to create a key
+        with the scopes and clients you need.
+      </AskAnAdmin>
+    );
   }
   const [keys, clients, events, calls] = await Promise.all([listApiKeys(orgId), listOrgClients(orgId), listAuditEvents(orgId, 'api_key'), toolCallCounts(orgId)]);
   const { q } = await searchParams;
@@ -131,8 +136,6 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
           <th scope="col">Clients</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
-          <th scope="col">MCP tool calls</th>
-          <th scope="col">Expires</th>
           <th scope="col">Status</th>
           <th scope="col"><span className="sr-only">Actions</span></th>
         </tr>
@@ -157,21 +160,12 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
               <When at={key.createdAt} empty="" />
               <span className="by">{createdBy(key)}</span>
             </Cell>
-            <Cell label="Last used"><When at={key.lastUsedAt} empty="Never" /></Cell>
-            <Cell label="MCP tool calls"><ToolCalls count={calls.get(key.id)} /></Cell>
-            <Cell label="Expires"><When at={key.expiresAt} dayOnly empty="Never" /></Cell>
+            <Cell label="Last used">
+              <When at={key.lastUsedAt} empty="Never" />
+              <span className="by">MCP tool calls: <ToolCalls count={calls.get(key.id)} /></span>
+            </Cell>
             <Cell label="Status" focusId={`key-status-${key.id}`}>
-              <span className={`status status-${key.status}`}>{STATUS_LABEL[key.status]}</span>
-              {key.revokedAt && (
-                <span className="by">
-                  <When at={key.revokedAt} empty="" /> by {key.revokedByName ?? 'a former member'}
-                </span>
-              )}
-              {key.replacedBy && !key.revokedAt && (
-                <span className="by">
-                  replaced by <code>{key.replacedBy.prefix}…</code> · {key.status === 'retiring' ? 'retires' : 'retired'} at <When at={key.replacedBy.retiresAt} empty="" />
-                </span>
-              )}
+              <KeyStatus keyItem={key} />
             </Cell>
             <td className="actions">
               <RotateKeyButton canRotate={key.status === 'active'} keyId={key.id} name={key.name} prefix={key.prefix} csrf={csrf} apiUrl={apiUrl} />
@@ -196,32 +190,6 @@ function KeyTable({ keys, calls, csrfToken, apiUrl }: { keys: KeyListItem[]; cal
         ))}
       </tbody>
     </table>
-    </div>
-  );
-}
-
-function AskAnAdmin({ orgName, admins }: { orgName?: string; admins: { name: string; email: string }[] }) {
-  return (
-    <div className="page">
-      <header className="page-header">
-        <h1>API keys</h1>
-      </header>
-      <section className="card notice" aria-labelledby="ask-title">
-        <h2 id="ask-title">Ask an admin for a key</h2>
-        <p>
-          Only admins of {orgName ?? 'your organisation'} can create and revoke API keys. Ask one of them to create a key
-          with the scopes and clients you need.
-        </p>
-        {admins.length > 0 && (
-          <ul className="admins">
-            {admins.map((admin) => (
-              <li key={admin.email}>
-                {admin.name} · <a href={`mailto:${admin.email}`}>{admin.email}</a>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
     </div>
   );
 }

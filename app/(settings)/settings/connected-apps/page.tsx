@@ -49,7 +49,8 @@ export default async function ConnectedAppsPage() {
         <div className="card-header">
           {/* Focused after a revocation (the revoked app leaves the list). */}
           <h2 id="apps-title" tabIndex={-1}>
-            Apps <span className="count">{apps.length}</span>
+            {/* No count on an empty list: "Apps 0" above "No app is connected" said it twice. */}
+            Apps {apps.length > 0 && <span className="count">{apps.length}</span>}
           </h2>
           {apps.length > 0 && (
             <RevokeButton
@@ -102,7 +103,6 @@ function AppTable({ apps, calls, csrfToken }: { apps: ConnectedApp[]; calls: Map
         <tr>
           <th scope="col">App</th>
           <th scope="col">Scopes</th>
-          <th scope="col">Organisation</th>
           <th scope="col">Approved by</th>
           <th scope="col">Connected</th>
           <th scope="col">Last used</th>
@@ -120,7 +120,6 @@ function AppTable({ apps, calls, csrfToken }: { apps: ConnectedApp[]; calls: Map
             <Cell label="Scopes">
               <ul className="tags">{app.scopes.map((scope) => <li key={scope}>{scope}</li>)}</ul>
             </Cell>
-            <Cell label="Organisation">{app.orgName}</Cell>
             <Cell label="Approved by">{app.approvedBy.name}</Cell>
             <Cell label="Connected"><When at={app.createdAt} empty="" /></Cell>
             <Cell label="Last used"><When at={app.lastUsedAt} empty="Never" /></Cell>
@@ -156,7 +155,8 @@ function RecentCalls({ calls }: { calls: RecentToolCall[] }) {
             <Cell label="When"><When at={call.at} empty="" /></Cell>
             <Cell label="Tool"><code>{call.tool}</code></Cell>
             <Cell label="Caller">
-              {call.caller} <span className="muted">({call.callerKind === 'api_key' ? 'API key' : 'app'})</span>
+              {call.caller}
+              <span className="by">{call.callerKind === 'api_key' ? 'API key' : 'Connected app'}</span>
             </Cell>
             <Cell label="Rows">{call.rows ?? '—'}</Cell>
             <Cell label="Time">{call.durationMs} ms</Cell>

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { isAdmin, requireSession } from '@/lib/session/current';
 import { findOrgKey } from '@/lib/settings/key-detail';
 import type { LogSearchParams } from '../../../request-log';
+import { KeyStatus } from '../../../key-status';
 import { UsageSections } from '../../../usage-sections';
 
 export const metadata: Metadata = { title: 'Key usage · Settings · Metrics API' };
@@ -22,7 +23,13 @@ export default async function KeyUsagePage({ params, searchParams }: { params: P
         <p><Link href="/settings/api-keys">← API keys</Link></p>
         <h1 className="wrap">{key.name}</h1>
         <p className="muted">
-          The key <code>{key.prefix}…</code>{key.revokedAt ? ' (revoked)' : ''}: its requests to the REST API and the MCP server.
+          The key <code>{key.prefix}…</code>: its requests to the REST API and the MCP server.
+          {key.rotatedFrom && <> It replaced <Link href={`/settings/api-keys/${key.rotatedFrom.id}`}><code>{key.rotatedFrom.prefix}…</code></Link>, whose requests are on its own page.</>}
+        </p>
+        {/* A key and its successor share a name: the status says which one this is. */}
+        <p className="key-page-status" id="key-status">
+          <KeyStatus keyItem={key} />
+          {key.replacedBy && <> <Link href={`/settings/api-keys/${key.replacedBy.id}`} className="by">Its successor’s page</Link></>}
         </p>
       </header>
       <UsageSections scope={{ orgId, kind: 'key', keyId: key.id }} subject={`with the key ${key.name}`} params={await searchParams} basePath={`/settings/api-keys/${key.id}`} />

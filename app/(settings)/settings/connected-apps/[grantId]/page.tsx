@@ -87,7 +87,7 @@ export default async function ConnectedAppPage({ params, searchParams }: { param
       </section>
 
       <section className="card" aria-labelledby="calls-title">
-        <h2 id="calls-title">Tool calls, last {CALLS_PER_DAY_WINDOW} days</h2>
+        <h2 id="calls-title">Tool calls per day</h2>
         {total === 0 ? (
           <p className="muted">No tool calls in the last {CALLS_PER_DAY_WINDOW} days.</p>
         ) : (
