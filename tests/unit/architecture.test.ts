@@ -1,7 +1,7 @@
 // The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
-// neither door (rest, mcp) imports the other. And sizes: no function of lib/metrics over 60 lines, no
+// neither door (rest, mcp) imports the other, nor openapi/ either door. And sizes: no function of lib/metrics over 60 lines, no
 // file of it over 450. Imports are read with TypeScript's own pre-processor, so comments and strings
 // that look like imports are not counted.
 import { readFileSync } from 'node:fs';
@@ -120,9 +120,11 @@ describe('the folders of lib/', () => {
     }
   });
 
-  it('keep the operation layer below both doors and the contract below the data surfaces', () => {
+  it('keep the operation layer below both doors, openapi beside them, and the contract below the data surfaces', () => {
     const importsOf = (unit: string) => [...(graph.get(unit) ?? new Map()).keys()];
     expect(importsOf('operations').filter((to) => DOORS.includes(to))).toEqual([]);
+    // The OpenAPI document and llms.txt describe both doors; what they need of the MCP door is handed in by app/.
+    expect([...(graph.get('openapi') ?? [])].filter(([to]) => DOORS.includes(to)).map(([, why]) => why)).toEqual([]);
     for (const surface of ['metrics', 'account']) {
       expect(importsOf(surface).filter((to) => ['operations', ...DOORS].includes(to))).toEqual([]);
     }
