@@ -62,5 +62,6 @@ their own content type and \`X-Content-Type-Options: nosniff\`.
 - A post that does not exist, belongs to another organisation or is outside the key's reach is 404, all three
   answered identically. A post in reach without a stored (servable) image is also 404, with a detail saying so.
 - As on every response, the rate-limit headers are sent (a 304 counts as a request).`,
+    binary: 'The image bytes, in the stored content type.',
   },
 } satisfies Record<string, OperationDescription>;

@@ -76,7 +76,7 @@ export const socialThumbnailOperation = defineOperation({
   scope: 'social:read',
   query: socialThumbnailQuery,
   data: z.never(),
-  binary: { contentTypes: [...SERVABLE_IMAGE_TYPES], description: 'The image bytes, in the stored content type.' },
+  binary: { contentTypes: [...SERVABLE_IMAGE_TYPES], description: SOCIAL_DESCRIPTIONS.getSocialThumbnail.binary },
   // REST only: bytes, not a `{ data, meta }` answer.
   run: async (query, auth, request) => getSocialThumbnail(await resolveReach(auth), query.post, request),
 });
