@@ -1,9 +1,10 @@
 // The account endpoints' operations (/me, /clients): what they answer and what runs them, read by the
-// REST routes, the MCP tools and the OpenAPI document.
+// REST routes, the MCP tools and the OpenAPI document. Their reference text is in descriptions.ts.
 import { z } from 'zod';
 import { defineOperation, offsetCut, type Operation } from '../contract/operation';
 import { offsetParam, toolLimit } from '../contract/query';
 import { listClients } from './clients';
+import { ACCOUNT_DESCRIPTIONS } from './descriptions';
 import { describeKey } from './me';
 import { clientSchema, meSchema } from './schemas';
 
@@ -17,9 +18,8 @@ export const meOperation = defineOperation({
   id: 'getMe',
   path: '/me',
   tag: 'Account',
-  summary: 'The calling key',
-  description:
-    'Describes the key that made the request: its name, display prefix and expiry, its organisation, its scopes and its client list (`clientIds: null` when the key reads every client). `meta.syncedAt` is null: nothing synced is read.',
+  summary: ACCOUNT_DESCRIPTIONS.getMe.summary,
+  description: ACCOUNT_DESCRIPTIONS.getMe.description,
   scope: null,
   query: noParameters,
   data: meSchema,
@@ -32,9 +32,8 @@ export const clientsOperation = defineOperation({
   cacheable: true,
   path: '/clients',
   tag: 'Account',
-  summary: 'The clients this key can read',
-  description:
-    'Every client this key can read (all clients of the organisation for a key without a client list, else only the listed ones), ordered by name, each with its ad accounts, pages, analytics properties, search-console sites and stores. Resources assigned to no client are not listed here. `lastSyncedAt` is the end of the resource’s latest successful sync; `meta.syncedAt` is the oldest of them (null when none has synced).',
+  summary: ACCOUNT_DESCRIPTIONS.listClients.summary,
+  description: ACCOUNT_DESCRIPTIONS.listClients.description,
   scope: null,
   query: noParameters,
   data: z.array(clientSchema),
@@ -49,8 +48,7 @@ export const clientsOperation = defineOperation({
   },
   tool: {
     name: 'list_clients',
-    title: 'List clients',
-    lead: 'Call first: the clients you can read, by name, with the `id` other tools take as `client`, and each client’s ad accounts (with currencies), social pages, analytics properties, search-console sites and stores. Read on with `offset` = `meta.nextOffset`.',
+    ...ACCOUNT_DESCRIPTIONS.listClients.tool,
     query: noParameters.safeExtend({ limit: toolLimit(CLIENTS_TOOL_CAP, 'clients', 10), offset: offsetParam('clients') }),
     cuts: [offsetCut('clients', (data: unknown[]) => [data])],
   },

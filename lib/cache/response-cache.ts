@@ -25,7 +25,8 @@ export interface ResponseCache {
 /**
  * The JSON bytes of a success and their strong ETag (the SHA-256 of exactly those bytes: equal tags
  * mean byte-identical bodies). A body is sent as bytes: a string body makes the Response check every
- * character for lone surrogates first (1.5 ms for a list of 500 ads).
+ * character for lone surrogates first, which costs a long list time on every answer
+ * (docs/performance/round-02-web-layer-web-dimension-org-rollups.md#the-web-layer).
  */
 export function jsonAnswer(body: unknown): CachedAnswer {
   const bytes = jsonBytes(body);

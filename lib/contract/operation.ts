@@ -73,6 +73,20 @@ export function offsetCut(what: string, lists: (data: never) => unknown[][]): To
   };
 }
 
+/**
+ * An operation's reference text, kept in the descriptions.ts beside its operations.ts so that the
+ * operations file holds behaviour only: the OpenAPI summary and description (and a binary answer's), and
+ * the tool's title and lead.
+ */
+export interface OperationDescription {
+  summary: string;
+  /** Markdown: semantics, formulas and decisions a caller needs. */
+  description: string;
+  tool?: Pick<ToolFace, 'title' | 'lead'>;
+  /** For an operation that answers bytes: what its 200 answer is. */
+  binary?: string;
+}
+
 export interface Operation<Q extends QuerySchema = QuerySchema, D extends z.ZodType = z.ZodType> {
   /** Unique, camelCase: the OpenAPI operationId. */
   id: string;

@@ -1,11 +1,11 @@
-// The UTF-8 bytes of a value's JSON text: exactly `Buffer.from(JSON.stringify(value))`, in a third to a
-// half of its time for a large answer. Encoding the string JSON.stringify returns for a year's ads
-// overview (280 kB) took about 3 ms beyond the 0.9 ms of the stringify itself: V8 hands back a text
+// The UTF-8 bytes of a value's JSON text: exactly `Buffer.from(JSON.stringify(value))`, in less time for
+// a large answer (docs/performance/round-08-json-bytes-compression-pieces.md). Encoding the string
+// JSON.stringify returns for a large answer cost more than the stringify itself: V8 hands back a text
 // that long as a chain of parts, which is joined into one new large string before it is encoded.
 // Stringified in pieces of a few kilobytes, a long list never makes such a string. JSON.stringify
 // still writes every piece, so the bytes are its own.
 
-/** Items of a long array stringified together: their text stays a few kilobytes (an ad is about 1 kB). */
+/** Items of a long array stringified together: their text stays a few kilobytes (an ad is one or two lines of JSON). */
 const ITEMS_PER_PIECE = 16;
 
 /** JSON.stringify writes what a value's toJSON returns instead of the value: such a value is left to it whole. */

@@ -1,16 +1,19 @@
 // /llms.txt (llmstxt.org): the service described for an AI agent in Markdown, with this server's
 // absolute addresses (APP_URL). The operations and tools are listed from the same registry that builds
-// the REST routes, the MCP tools and the OpenAPI document, so the list cannot fall behind them.
+// the REST routes, the MCP tools and the OpenAPI document, so the list cannot fall behind them. The
+// tools are handed in (by app/llms.txt, the MCP door's catalogue): openapi/ stands beside the doors and
+// imports neither.
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { DATA_USE_RULE } from '../contract/data-use';
 import { RATE_LIMIT } from '../contract/limits';
 import { SCOPES } from '../contract/scopes';
-import { TOOL_OPERATIONS } from '../mcp/catalogue';
+import type { Operation } from '../contract/operation';
 import { allOperations } from '../operations/registry';
 
 const API_PATH = '/api/v1';
 
-export function llmsTxt(): string {
+/** The text, listing `tools` (operations with a tool face) as the MCP tools. */
+export function llmsTxt(tools: Operation[]): string {
   const base = appUrl();
   const scope = (scope: string | null) => (scope ? `scope \`${scope}\`` : 'any scope');
   return `# Metrics API
@@ -24,7 +27,7 @@ export function llmsTxt(): string {
 - Limits: ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowSeconds} seconds per key (REST and MCP together); every answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` and the draft-ietf-httpapi-ratelimit-headers-10 fields \`RateLimit-Policy\` and \`RateLimit\`, a 429 also \`Retry-After\` in seconds.
 - MCP: Streamable HTTP at ${mcpUrl()}. A client without a credential gets a 401 whose \`WWW-Authenticate\` names the protected-resource metadata; it signs in with OAuth as a person of the organisation, who approves it on a consent screen. A client may send an API key as on REST instead.
 - MCP tools, all read-only; each answers the REST \`{ data, meta }\` of the same query:
-${TOOL_OPERATIONS.map((operation) => `  - \`${operation.tool!.name}\` (${scope(operation.scope)}): ${operation.tool!.title}. ${operation.summary}.`).join('\n')}
+${tools.map((operation) => `  - \`${operation.tool!.name}\` (${scope(operation.scope)}): ${operation.tool!.title}. ${operation.summary}.`).join('\n')}
 
 ## Docs
 

@@ -6,9 +6,9 @@ import { jsonBytes } from '../http/json-bytes';
 
 /**
  * The bytes as a body, as they are. A Response built from a Buffer copies it first (undici guards the
- * view against later writes): for a list of 500 ads that is 0.3 ms and half a megabyte of garbage per
- * answer, which set off most garbage collections on the warm path; a stream of that one chunk is not
- * copied. Nothing writes to these bytes: a cached answer's are shared by every request that sends them.
+ * view against later writes): for a long list that garbage set off most garbage collections on the
+ * warm path (docs/performance/round-02-web-layer-web-dimension-org-rollups.md#the-web-layer); a stream
+ * of that one chunk is not copied. Nothing writes to these bytes: a cached answer's are shared by every request that sends them.
  */
 function bodyOf(bytes: Buffer<ArrayBuffer>): ReadableStream<Uint8Array> {
   return new ReadableStream({

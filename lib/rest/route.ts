@@ -4,10 +4,10 @@
 // (lib/operations/invoke.ts) does the rest; the envelope becomes JSON with its ETag (or a 304) and
 // every failure a problem document. Route files stay one line.
 //
-// Why not in proxy.ts, Next.js's middleware: running it costs a request about as much as the whole
-// liveness route (the request is rebuilt for it and its verdict handed on in a header), which halved
-// the throughput of a small endpoint like /me. Here the gate runs once, in the process and bundle that
-// answers, and there is no hand-off for a caller to forge.
+// Why not in proxy.ts, Next.js's middleware: running it rebuilds the request and hands its verdict on in
+// a header, which cost a small endpoint like /me much of its throughput (measured in
+// docs/performance/round-02-web-layer-web-dimension-org-rollups.md#the-web-layer). Here the gate runs
+// once, in the process and bundle that answers, and there is no hand-off for a caller to forge.
 import { authenticate } from '../auth/authenticate';
 import { ApiError } from '../contract/errors';
 import type { Operation } from '../contract/operation';

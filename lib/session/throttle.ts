@@ -40,7 +40,7 @@ export const ACCOUNT_SLOWDOWN_MS = 2_000;
 type LogName = keyof typeof SIGN_IN_RULES;
 export type FailureLogs = Record<LogName, FailureLog>;
 
-/** Keys each in-process log holds at most: the three logs full take under 16 MB of heap (measured 10 MB). */
+/** Keys each in-process log holds at most: the heap the three logs take when full is in docs/security.md#the-sign-in-throttle. */
 export const MAX_KEYS_IN_PROCESS = 10_000;
 
 /** A key of fixed size (43 characters) whatever was typed, and no email or address in Redis. */

@@ -87,7 +87,7 @@ export function eachDay(from: IsoDay, to: IsoDay): IsoDay[] {
   return Array.from({ length: Math.max(daysInclusive(from, to), 0) }, (_, i) => dayFromNumber(first + i));
 }
 
-/** One formatter per timezone: making one costs 50 times as much as using it, and every query's dates ask. */
+/** One formatter per timezone: making one costs far more than using it, and every query's dates ask (docs/performance/round-02-web-layer-web-dimension-org-rollups.md#the-web-layer). */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Today's calendar day in a timezone (IST for ads and social). */

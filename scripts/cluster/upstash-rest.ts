@@ -20,11 +20,13 @@ function connectRedis(url: string) {
   return client;
 }
 
+type Redis = ReturnType<typeof connectRedis>;
+
 export interface UpstashRest {
   url: string;
   token: string;
   /** A direct connection to the same Redis, for tests to inspect. */
-  redis: ReturnType<typeof connectRedis>;
+  redis: Redis;
   close(): Promise<void>;
 }
 
@@ -62,11 +64,8 @@ function isCommand(value: unknown): value is (string | number)[] {
   return Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string' || typeof part === 'number');
 }
 
-export async function startUpstashRest(options: { redisUrl?: string; token?: string } = {}): Promise<UpstashRest> {
-  const token = options.token ?? randomBytes(16).toString('hex');
-  const redis = connectRedis(options.redisUrl ?? 'redis://127.0.0.1:6379');
-  await redis.connect();
-
+/** Runs Upstash's commands on Redis, one at a time or as a transaction, with the scripts' flags translated. */
+function commandRunner(redis: Redis) {
   const redisShaOf = new Map<string, string>();
 
   function translate(command: string[]): string[] {
@@ -115,42 +114,59 @@ export async function startUpstashRest(options: { redisUrl?: string; token?: str
     }
   }
 
+  return { run, runTransaction };
+}
+
+type Runner = ReturnType<typeof commandRunner>;
+
+/** The status and JSON body of a parsed request to `path`: one command on `/`, several on /pipeline or /multi-exec. */
+async function answer(runner: Runner, path: string, body: unknown, base64: boolean): Promise<[number, unknown]> {
+  const shape = (outcome: Outcome): Outcome => ('result' in outcome && base64 ? { result: encode(outcome.result) } : outcome);
+  if (path === '') {
+    if (!isCommand(body)) return [400, { error: 'ERR a command must be a non-empty JSON array' }];
+    const outcome = await runner.run(body);
+    return 'error' in outcome ? [400, outcome] : [200, shape(outcome)];
+  }
+  if (path === '/pipeline' || path === '/multi-exec') {
+    if (!Array.isArray(body) || !body.every(isCommand)) return [400, { error: 'ERR a pipeline must be an array of commands' }];
+    const outcomes = path === '/pipeline' ? await Promise.all(body.map(runner.run)) : await runner.runTransaction(body);
+    return [200, outcomes.map(shape)];
+  }
+  return [404, { error: `ERR unknown endpoint ${path}` }];
+}
+
+/** The status and JSON body for a request whose body has arrived: its method, its token, its JSON, then the endpoint. */
+async function respond(request: http.IncomingMessage, raw: Buffer, token: string, runner: Runner): Promise<[number, unknown]> {
+  if (request.method !== 'POST') return [405, { error: 'Only POST is supported' }];
+  if (request.headers.authorization !== `Bearer ${token}`) return [401, { error: 'Unauthorized' }];
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return [400, { error: 'ERR failed to parse command' }];
+  }
+  const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+  try {
+    return await answer(runner, path, body, request.headers['upstash-encoding'] === 'base64');
+  } catch (error) {
+    return [500, { error: (error as Error).message }];
+  }
+}
+
+export async function startUpstashRest(options: { redisUrl?: string; token?: string } = {}): Promise<UpstashRest> {
+  const token = options.token ?? randomBytes(16).toString('hex');
+  const redis = connectRedis(options.redisUrl ?? 'redis://127.0.0.1:6379');
+  await redis.connect();
+  const runner = commandRunner(redis);
+
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      void (async () => {
-        const send = (status: number, body: unknown) => {
-          response.writeHead(status, { 'Content-Type': 'application/json' });
-          response.end(JSON.stringify(body));
-        };
-        if (request.method !== 'POST') return send(405, { error: 'Only POST is supported' });
-        if (request.headers.authorization !== `Bearer ${token}`) return send(401, { error: 'Unauthorized' });
-        let body: unknown;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          return send(400, { error: 'ERR failed to parse command' });
-        }
-        const base64 = request.headers['upstash-encoding'] === 'base64';
-        const shape = (outcome: Outcome): Outcome => ('result' in outcome && base64 ? { result: encode(outcome.result) } : outcome);
-        const path = (request.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-        try {
-          if (path === '') {
-            if (!isCommand(body)) return send(400, { error: 'ERR a command must be a non-empty JSON array' });
-            const outcome = await run(body);
-            return 'error' in outcome ? send(400, outcome) : send(200, shape(outcome));
-          }
-          if (path === '/pipeline' || path === '/multi-exec') {
-            if (!Array.isArray(body) || !body.every(isCommand)) return send(400, { error: 'ERR a pipeline must be an array of commands' });
-            const outcomes = path === '/pipeline' ? await Promise.all(body.map(run)) : await runTransaction(body);
-            return send(200, outcomes.map(shape));
-          }
-          return send(404, { error: `ERR unknown endpoint ${path}` });
-        } catch (error) {
-          return send(500, { error: (error as Error).message });
-        }
-      })();
+      void respond(request, Buffer.concat(chunks), token, runner).then(([status, body]) => {
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(body));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

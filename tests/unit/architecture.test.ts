@@ -1,13 +1,14 @@
 // The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
-// neither door (rest, mcp) imports the other. And sizes: no function of lib/metrics over 60 lines, no
-// file of it over 450. Imports are read with TypeScript's own pre-processor, so comments and strings
+// neither door (rest, mcp) imports the other, nor openapi/ either door. And sizes: no function of lib/metrics over 60 lines, no
+// file of it over 450. And no measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor, so comments and strings
 // that look like imports are not counted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { commentsOf } from '../support/code-comments';
 import { functionSizes, longFiles, longFunctions, sourceFiles } from '../support/code-size';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -120,9 +121,11 @@ describe('the folders of lib/', () => {
     }
   });
 
-  it('keep the operation layer below both doors and the contract below the data surfaces', () => {
+  it('keep the operation layer below both doors, openapi beside them, and the contract below the data surfaces', () => {
     const importsOf = (unit: string) => [...(graph.get(unit) ?? new Map()).keys()];
     expect(importsOf('operations').filter((to) => DOORS.includes(to))).toEqual([]);
+    // The OpenAPI document and llms.txt describe both doors; what they need of the MCP door is handed in by app/.
+    expect([...(graph.get('openapi') ?? [])].filter(([to]) => DOORS.includes(to)).map(([, why]) => why)).toEqual([]);
     for (const surface of ['metrics', 'account']) {
       expect(importsOf(surface).filter((to) => ['operations', ...DOORS].includes(to))).toEqual([]);
     }
@@ -190,6 +193,73 @@ describe('the size of lib/metrics', () => {
       { name: 'method', line: 7, lines: 3 },
       { name: 'named', line: 8, lines: 1 },
       { name: 'property', line: 10, lines: 1 },
+    ]);
+  });
+});
+
+/**
+ * A figure as measurements are written: a number with a unit of time (ms, µs, s), of size (kB, MB) or a
+ * percentage, or "N times faster" (slower, as much, …). Measurements belong in docs/performance/, where a
+ * round says how and on what they were taken; a comment links the round instead of copying its figures,
+ * which would go stale unseen. Text in backticks or double quotes is an example (of a log line, of what
+ * a page shows), not a figure of the code.
+ */
+const FIGURE = /\d(?:[\d,.]*\d)?(?:\s*(?:ms|µs|kB|MB|%)|\s+s)(?!\w)|\d(?:[\d,.]*\d)?\s*(?:[x×]|times)\s+(?:faster|slower|as\s+(?:much|many|long|fast))/g;
+
+/**
+ * Figures in comments that are not measurements, by file: limits, defaults and settings the code
+ * states. Each must still be there (a stale entry fails too), so the list only shrinks by hand.
+ */
+const NOT_MEASURED: Record<string, string[]> = {
+  'lib/http/body.ts': ['1 MB'], // Next.js's server-action body limit
+  'lib/oauth/client-metadata.ts': ['30 s', '5 s'], // the bounds of a document's max-age, the fetch's limit
+  'lib/ratelimit/fallback.ts': ['10 s'], // how often the primary is retried
+  // DATABASE_STATEMENT_TIMEOUT's default; and measurements to move to docs/performance/ with the
+  // change that is rewriting lib/db.ts (its prepared statements' memory, round 7's figures).
+  'lib/db.ts': ['10 s', '130 kB', '5.9 MB', '17 MB', '0.7 ms', '10 %'],
+};
+
+/** The figures in the comments of `text` (the source of `file`, relative to the root), as `file:line figure`. */
+function commentFigures(file: string, text: string): string[] {
+  return commentsOf(file, text).flatMap((comment) =>
+    comment.text.split('\n').flatMap((line, i) => [...line.replace(/`[^`]*`|"[^"]*"/g, '').matchAll(FIGURE)].map(([figure]) => `${file}:${comment.line + i} ${figure}`)),
+  );
+}
+
+describe('the comments of lib/ and app/', () => {
+  const found = ['lib', 'app'].flatMap((part) => sourceFiles(path.join(ROOT, part))).flatMap((file) => commentFigures(path.relative(ROOT, file), readFileSync(file, 'utf8')));
+  const allowed = (entry: string) => {
+    const [, file, figure] = /^(.+?):\d+ (.+)$/.exec(entry)!;
+    return NOT_MEASURED[file!]?.includes(figure!) ?? false;
+  };
+
+  it('hold no measured figure: they link the round in docs/performance/ instead', () => {
+    expect(found.filter((entry) => !allowed(entry))).toEqual([]);
+  });
+
+  it('still hold every figure NOT_MEASURED allows (no stale entry)', () => {
+    const stale = Object.entries(NOT_MEASURED).flatMap(([file, figures]) => figures.filter((figure) => !found.some((entry) => entry.startsWith(`${file}:`) && entry.endsWith(` ${figure}`))).map((figure) => `${file} ${figure}`));
+    expect(stale).toEqual([]);
+  });
+
+  it('tells a measured figure from other numbers (the check itself)', () => {
+    const text = [
+      '// The overview took 17.7 ms, a third faster, 12 %; 280 kB in 0.3-0.7 ms; 3x faster, 50 times as much.',
+      '/** 1.5 µs a call, 2 MB of heap, retried after 10 s. */',
+      'const a = 1; // 429s, 366 days, 60 requests, offset 500, level 1, ISO 8601',
+      '// A log line reads `GET /api/v1/me 200 3.2 ms`; the page shows "14 min 05 s".',
+      "const url = 'http://x/50 ms'; const s = '12 %';",
+    ].join('\n');
+    expect(commentFigures('made-up.ts', text)).toEqual([
+      'made-up.ts:1 17.7 ms',
+      'made-up.ts:1 12 %',
+      'made-up.ts:1 280 kB',
+      'made-up.ts:1 0.7 ms',
+      'made-up.ts:1 3x faster',
+      'made-up.ts:1 50 times as much',
+      'made-up.ts:2 1.5 µs',
+      'made-up.ts:2 2 MB',
+      'made-up.ts:2 10 s',
     ]);
   });
 });

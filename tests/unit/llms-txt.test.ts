@@ -21,7 +21,7 @@ afterEach(() => {
 
 describe('llms.txt', () => {
   it('has the format: H1, a summary quote, details without headings, then H2 sections of links', () => {
-    const text = llmsTxt();
+    const text = llmsTxt(TOOL_OPERATIONS);
     const lines = text.split('\n');
     expect(lines[0]).toBe('# Metrics API');
     expect(lines[1]).toBe('');
@@ -38,7 +38,7 @@ describe('llms.txt', () => {
   });
 
   it('links with absolute URLs from APP_URL: the OpenAPI document, the reference, the errors, the MCP endpoint', () => {
-    const text = llmsTxt();
+    const text = llmsTxt(TOOL_OPERATIONS);
     const links = [...text.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1]!);
     expect(links.every((link) => link.startsWith(`${BASE}/`))).toBe(true);
     for (const expected of [`${BASE}/api/v1/openapi.json`, `${BASE}/docs/api`, `${BASE}/docs/errors`, `${BASE}/api/mcp`, `${BASE}/#connect`]) {
@@ -49,7 +49,7 @@ describe('llms.txt', () => {
   });
 
   it('lists every REST operation with its scope and every MCP tool', () => {
-    const text = llmsTxt();
+    const text = llmsTxt(TOOL_OPERATIONS);
     for (const operation of allOperations()) {
       expect(text).toContain(`- [GET /api/v1${operation.path}](${BASE}/api/v1${operation.path}): ${operation.summary} (`);
     }
@@ -62,6 +62,6 @@ describe('llms.txt', () => {
     const response = GET();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(await response.text()).toBe(llmsTxt());
+    expect(await response.text()).toBe(llmsTxt(TOOL_OPERATIONS));
   });
 });
