@@ -1,20 +1,21 @@
 // Runs once when the server starts: creating the rate limiter now logs which one counts the limits
 // (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request; a
-// malformed RESPONSE_CACHE_MAX_BYTES, database or request-log setting, or several instances without a shared OAuth
+// malformed RESPONSE_CACHE_MAX_BYTES, database, request-log or OTEL_BSP_* setting, or several instances without a shared OAuth
 // cookie secret, stops the start instead of failing requests. It also hands the server
 // (scripts/server.mjs) the app's last work before the process ends. With OTEL_EXPORTER_OTLP_ENDPOINT
-// set, tracing starts first, before the database driver loads (lib/telemetry/otel.ts); unset, the SDK
-// is not even imported.
+// set, tracing starts (lib/telemetry/otel.ts) before the server takes its first request; unset, the
+// SDK is not even imported.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
-    const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./lib/telemetry/otel')).startTracing() : null;
     const { rateLimiter } = await import('./lib/ratelimit');
     rateLimiter();
     const { maxBytesFromEnv } = await import('./lib/cache/response-cache');
     const { closeDb, databaseSettings } = await import('./lib/db');
     const { checkCookieSecret } = await import('./lib/oauth/cookie-keys');
     const { flushRequestLog, requestLogSettings } = await import('./lib/usage/request-log');
+    let tracing: { shutdown(): Promise<void> } | null = null;
     try {
+      tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./lib/telemetry/otel')).startTracing() : null;
       maxBytesFromEnv();
       databaseSettings();
       checkCookieSecret();

@@ -31,8 +31,11 @@ const nextConfig: NextConfig = {
     'undici',
     'prom-client',
     '@opentelemetry/api',
-    '@opentelemetry/sdk-node',
-    '@opentelemetry/instrumentation-undici',
+    '@opentelemetry/core',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/exporter-trace-otlp-proto',
   ],
   // A separate build folder lets a test server be built beside a developer's own (tests/run.sh uses it).
   distDir: process.env.NEXT_DIST_DIR ?? '.next',

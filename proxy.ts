@@ -12,8 +12,6 @@ import { isSameOriginRequest, requestHost } from './lib/session/origin';
 import { FORM_MAX_BYTES, readBoundedBody } from './lib/http/body';
 import { unavailablePage } from './lib/http/unavailable-page';
 import { isArgumentList, isFormCall } from './lib/session/action-call';
-import { annotateRequest } from './lib/telemetry/request';
-import { currentTraceId } from './lib/telemetry/tracing';
 
 // Pages only: not the APIs, Next.js's assets or the metadata documents.
 export const config = { matcher: ['/((?!api/|oauth/|_next/|\\.well-known/).*)'] };
@@ -72,8 +70,6 @@ function withKnownForwarding(request: NextRequest): Response {
  * Origin goes on to the action, which refuses it (403).
  */
 export async function proxy(request: NextRequest): Promise<Response> {
-  // The page's trace, for its log line (lib/telemetry/request.ts).
-  annotateRequest({ traceId: currentTraceId() });
   const { pathname } = request.nextUrl;
   if (DATABASE_PAGES.test(pathname) && (await databaseState()) === 'unreachable') return unavailablePage();
   if (request.method !== 'POST' || CONSENT.test(pathname)) return NextResponse.next();

@@ -5,6 +5,7 @@
 // Hot read paths use `sql`/`readSql` (hand-written, planned SQL); everything else uses Prisma.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
+import { SpanKind } from '@opentelemetry/api';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { fairTurns, type FairTurns } from './fair-turns';
@@ -222,13 +223,13 @@ const PREPARED_STATEMENTS_MAX = 128;
  * database conventions): the pool, the statement's name and its text, never its values. Traced here
  * rather than by @opentelemetry/instrumentation-pg, which patches pg through a hook on every require()
  * of the process: with tracing on, that hook alone cost /me about a sixth of its throughput
- * (docs/performance/round-16-telemetry.md). Without tracing the span is the API's no-op one.
+ * (docs/performance/round-16-telemetry.md). Without tracing there is no span (lib/telemetry/tracing.ts).
  */
 async function runStatement<Row extends pg.QueryResultRow>(pool: pg.Pool, poolName: string, statement: { name: string | undefined; text: string; values: unknown[] }): Promise<Row[]> {
   const { name, text } = statement;
   const spanName = `pg.query:${name ?? text.trim().split(/\s/, 1)[0]!.toUpperCase()}`;
   const attributes = { 'db.system.name': 'postgresql', 'db.client.connection.pool.name': poolName, 'db.query.text': text };
-  return (await inSpan(spanName, attributes, () => pool.query<Row>(statement))).rows;
+  return (await inSpan(spanName, attributes, () => pool.query<Row>(statement), SpanKind.CLIENT)).rows;
 }
 
 function query<Row extends pg.QueryResultRow>(database: Database, text: string, values: unknown[]): Promise<Row[]> {

@@ -7,7 +7,6 @@ import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
 import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
 import { annotateRequest } from '../telemetry/request';
-import { currentTraceId } from '../telemetry/tracing';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { nodeExchange } from './bridge';
 import { oauthErrorPage } from './error-page';
@@ -88,9 +87,8 @@ async function registrationDecision(request: Request, path: string): Promise<Rat
 export async function handleOAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname;
   if (!isServedPath(path)) return oauthError(404, 'not_found', 'no such OAuth endpoint');
-  // The endpoint, for the log line and the metrics (an authorization's resume step under one name),
-  // and the trace, for the log line.
-  annotateRequest({ route: RESUME_PATH.test(path) ? `${OAUTH_ROUTES.authorization}/[uid]` : path, traceId: currentTraceId() });
+  // The endpoint, for the log line and the metrics (an authorization's resume step under one name).
+  annotateRequest({ route: RESUME_PATH.test(path) ? `${OAUTH_ROUTES.authorization}/[uid]` : path });
   const cors = CORS_PATHS.has(path);
   if (request.method === 'OPTIONS' && cors) return new Response(null, { status: 204, headers: CORS_HEADERS });
   const decision = await registrationDecision(request, path);

@@ -14,7 +14,7 @@ import { isUnavailable } from '../http/unavailable';
 import { rateLimiter, rateLimitHeaders, retryAfterSeconds, uncountedHeaders, type RateLimitDecision } from '../ratelimit';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { annotateRequest } from '../telemetry/request';
-import { currentTraceId, inSpan, setSpanAttributes } from '../telemetry/tracing';
+import { inSpan, setSpanAttributes } from '../telemetry/tracing';
 import { recordRequest, requestLogEnabled } from '../usage/request-log';
 import { toApiError } from './failures';
 import { problemResponse } from './problems';
@@ -86,7 +86,6 @@ async function admitted(request: Request, door: Door, requestId: string, headers
     annotateRequest({
       route: endpoint,
       requestId,
-      traceId: currentTraceId(),
       orgId: auth?.orgId,
       credential: auth ? credentialLabel(auth) : undefined,
       rateLimit: limit === undefined || remaining === undefined ? undefined : { limit: Number(limit), remaining: Number(remaining), limited: rateLimited },

@@ -1,14 +1,37 @@
 // The production limiter: @upstash/ratelimit's fixed window on Upstash Redis (REST). The window is
 // counted by one Lua script (INCRBY + PEXPIRE) in Redis, so it is exact under concurrency and across
 // server processes.
+import { SpanKind } from '@opentelemetry/api';
 import { Ratelimit } from '@upstash/ratelimit';
-import { Redis } from '@upstash/redis';
+import { Redis, type RedisConfigNodejs, type UpstashRequest } from '@upstash/redis';
+import { inSpan } from '../telemetry/tracing';
 import type { Limiter, RateLimitDecision } from './limiter';
 
 /** How long a request waits for Redis before the limiter (or the sign-in throttle) counts in-process instead. */
 const REDIS_TIMEOUT_MS = 2_000;
 
 export class LimiterTimeout extends Error {}
+
+/**
+ * A client whose every call to Upstash is a client span `POST` (OpenTelemetry's HTTP client
+ * conventions) below the span that made it (the gate, a sign-in): the URL it is sent to and the
+ * server; the answer's status code is added by lib/telemetry/otel.ts. The token travels in a header,
+ * never in the URL, and no header is recorded. Every command, script and pipeline of the client is
+ * sent by its one requester.
+ */
+class TracedRedis extends Redis {
+  constructor(config: RedisConfigNodejs & { url: string }) {
+    super(config);
+    const requester = this.client;
+    const send = requester.request.bind(requester);
+    // An origin carries no user name or password, whatever the URL had.
+    const target = new URL(config.url);
+    const base = target.origin + target.pathname.replace(/\/$/, '');
+    const server = { 'server.address': target.hostname, 'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80) };
+    requester.request = <Result>(request: UpstashRequest) =>
+      inSpan('POST', { 'http.request.method': 'POST', 'url.full': [base, ...(request.path ?? [])].join('/'), ...server }, () => send<Result>(request), SpanKind.CLIENT);
+  }
+}
 
 const globalForRedis = globalThis as unknown as { upstashClients?: Map<string, Redis> };
 
@@ -22,7 +45,7 @@ export function upstashRedis(options: { url: string; token: string }): Redis {
   const id = `${options.url} ${options.token}`;
   let redis = globalForRedis.upstashClients.get(id);
   if (!redis) {
-    redis = new Redis({ url: options.url, token: options.token, retry: false, enableTelemetry: false, signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS) });
+    redis = new TracedRedis({ url: options.url, token: options.token, retry: false, enableTelemetry: false, signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS) });
     globalForRedis.upstashClients.set(id, redis);
   }
   return redis;

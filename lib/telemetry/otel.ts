@@ -1,26 +1,35 @@
-// The OpenTelemetry SDK, started by instrumentation.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set:
-// otherwise this module is never loaded and nothing is traced. Spans go to that endpoint over
-// OTLP/HTTP, in protobuf by default or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json (the SDK reads
-// the OTEL_* variables: headers, timeouts, the service name). Next.js makes the request's and
-// the route's spans itself once a tracer provider is registered; lib/db.ts one per SQL statement (its
-// name and text, never its values); the undici instrumentation one per outgoing fetch (the Upstash
-// Redis calls of the rate limiter and the sign-in throttle), through Node's diagnostics channels (and
-// not Next.js's own span of each fetch as well).
-// No instrumentation that patches modules as they are required: its hook on require() costs every
-// require() of the process, and Next.js requires its route modules on every request.
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, SamplingDecision, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace';
+// Tracing, started by instrumentation.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set: otherwise this
+// module is never loaded and nothing is traced. Spans go to that endpoint over OTLP/HTTP in batches,
+// in protobuf by default or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json; the exporters read the
+// endpoint, OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TIMEOUT themselves, and the batches
+// follow the OTEL_BSP_* variables. Which spans there are: lib/telemetry/tracing.ts.
+//
+// The tracer provider is not registered as OpenTelemetry's global one, nor is a context manager: either
+// would switch on Next.js's tracing of its own work on every request (lib/telemetry/tracing.ts says
+// why that is avoided). Nor is any instrumentation loaded: one that patches modules as they are
+// required hooks every require() of the process, and Next.js requires its route modules on every
+// request; and the undici instrumentation finds its parent span in the global context, where ours are
+// not. The app makes its spans itself.
+import { subscribe } from 'node:diagnostics_channel';
+import { SpanKind, type Span } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type ReadableSpan,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import { positiveIntegerFromEnv } from '../env';
 import { logger } from './logger';
-
-/**
- * Next.js's spans that time its own set-up of every request (finding the route's module, loading and
- * preparing it, starting the response): half of a small request's spans, each a fraction of a
- * millisecond, and every span costs the server CPU to record and send whether anyone looks at it or
- * not (docs/performance/round-19-telemetry-cost.md). Not recorded unless NEXT_OTEL_VERBOSE=1, Next.js's
- * own switch for more of its spans. Matched on Next.js's span type, which its span names may not keep.
- */
-const FRAMEWORK_SET_UP_SPANS = new Set(['NextNodeServer.findPageComponents', 'LoadComponents.loadRouteModule', 'RouteModule.prepare', 'NextNodeServer.startResponse']);
+import { shareTracing } from './tracing';
 
 /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the specification defines them (the SDK's own reading of them is not exported). */
 export function samplerFromEnv(): Sampler {
@@ -42,30 +51,52 @@ export function samplerFromEnv(): Sampler {
   return samplers.parentbased_always_on!();
 }
 
-/** `sampler`, except that Next.js's set-up spans are not recorded. */
-export function withoutFrameworkSetUp(sampler: Sampler): Sampler {
-  return {
-    shouldSample: (context, traceId, name, kind, attributes, links) =>
-      FRAMEWORK_SET_UP_SPANS.has(String(attributes['next.span_type'])) ? { decision: SamplingDecision.NOT_RECORD } : sampler.shouldSample(context, traceId, name, kind, attributes, links),
-    toString: () => `WithoutFrameworkSetUp{${sampler.toString()}}`,
-  };
+/** The OTLP/HTTP exporter of OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: protobuf unless JSON is asked for. */
+function exporterFromEnv(): SpanExporter {
+  const protocol = process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
+  if (protocol === 'http/json') return new JsonExporter();
+  if (protocol !== 'http/protobuf') logger().warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not http/protobuf or http/json: spans are sent in protobuf`);
+  return new ProtobufExporter();
 }
 
-/** Starts tracing. */
-export function startTracing(): NodeSDK {
-  // Metrics are Prometheus's (METRICS_PORT) and logs are stdout's: the SDK exports neither unless the
-  // operator asks for it with these variables.
-  process.env.OTEL_METRICS_EXPORTER ??= 'none';
-  process.env.OTEL_LOGS_EXPORTER ??= 'none';
-  // Next.js wraps every fetch in a span of its own, around the undici instrumentation's span of the
-  // same call (which has the HTTP client's attributes): one span a call is enough.
-  process.env.NEXT_OTEL_FETCH_DISABLED ??= '1';
-  const sampler = samplerFromEnv();
-  const sdk = new NodeSDK({
-    serviceName: process.env.OTEL_SERVICE_NAME ?? 'metrics-api',
-    sampler: process.env.NEXT_OTEL_VERBOSE === '1' ? sampler : withoutFrameworkSetUp(sampler),
-    instrumentations: [new UndiciInstrumentation({ requireParentforSpans: true })],
+/**
+ * The status code of the answer to each fetch made in a client span of ours (the Upstash calls,
+ * lib/ratelimit/upstash.ts), which the Upstash client does not hand back. Node's fetch reports it on
+ * its diagnostics channels: a request is created in its caller's async context, where that span is
+ * current, and the head of its answer arrives in the connection's, so the two are matched by request.
+ */
+function recordStatusCodes(spans: { getStore(): Span | undefined }): void {
+  const sentFrom = new WeakMap<object, Span>();
+  subscribe('undici:request:create', (message) => {
+    const span = spans.getStore();
+    if (span && (span as Partial<ReadableSpan>).kind === SpanKind.CLIENT) sentFrom.set((message as { request: object }).request, span);
   });
-  sdk.start();
-  return sdk;
+  subscribe('undici:request:headers', (message) => {
+    const { request, response } = message as { request: object; response: { statusCode: number } };
+    sentFrom.get(request)?.setAttribute('http.response.status_code', response.statusCode);
+  });
+}
+
+/** Starts tracing; the provider returned is shut down when the server drains (the last spans sent). */
+export function startTracing(): TracerProvider {
+  const provider = new TracerProvider({
+    sampler: samplerFromEnv(),
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) over our name, over the SDK's own attributes.
+    resource: defaultResource()
+      .merge(resourceFromAttributes({ 'service.name': 'metrics-api' }))
+      .merge(detectResources({ detectors: [envDetector] })),
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: exporterFromEnv(),
+        // The specification's defaults; a malformed value stops the start (instrumentation.ts).
+        maxQueueSize: positiveIntegerFromEnv('OTEL_BSP_MAX_QUEUE_SIZE', 2048),
+        scheduledDelayMillis: positiveIntegerFromEnv('OTEL_BSP_SCHEDULE_DELAY', 5000),
+        exportTimeoutMillis: positiveIntegerFromEnv('OTEL_BSP_EXPORT_TIMEOUT', 30000),
+        maxExportBatchSize: positiveIntegerFromEnv('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512),
+      }),
+    ],
+  });
+  const { spans } = shareTracing(provider.getTracer('metrics-api'), new W3CTraceContextPropagator());
+  recordStatusCodes(spans);
+  return provider;
 }

@@ -1,6 +1,6 @@
 // Each request's record, kept by the production server (scripts/server.mjs) for as long as the request
 // runs: the socket's address when it arrived, and what the app learns of the request on the way (which
-// route or MCP operation answered it, its request id and trace id, its organisation and credential,
+// route or MCP operation answered it, its request id, its organisation and credential,
 // its rate-limit state). Once the answer is sent, the server turns the record into the request's log
 // line and its sample of the duration histogram (lib/telemetry/server.ts).
 //
@@ -19,7 +19,6 @@ export interface RequestRecord {
   /** A route template or an MCP operation (`mcp:<tool>`): a bounded set, never a raw path. */
   route?: string;
   requestId?: string;
-  traceId?: string;
   orgId?: string;
   /** What names the credential without being it: an API key's public prefix, an OAuth grant's id. */
   credential?: string;

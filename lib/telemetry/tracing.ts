@@ -1,14 +1,50 @@
-// Spans of our own, beside those of Next.js (the request, the route) and of the instrumentations
-// (each SQL statement, each Upstash call): the gate and each MCP tool call. Through the OpenTelemetry
-// API only: while no SDK is registered (OTEL_EXPORTER_OTLP_ENDPOINT unset, lib/telemetry/otel.ts is
-// never loaded) the tracer is the API's no-op one, and a span costs a function call.
-import { SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+// The app's spans: the request's (lib/telemetry/server.ts), the gate, each MCP tool call, each SQL
+// statement (lib/db.ts) and each Upstash call (lib/ratelimit/upstash.ts). While tracing is off
+// (OTEL_EXPORTER_OTLP_ENDPOINT unset: lib/telemetry/otel.ts is never loaded) a span costs a lookup and
+// nothing else: `inSpan` calls its function and that is all.
+//
+// Deliberately not through OpenTelemetry's global tracer provider and context manager: once a provider
+// is registered there, or a recording span is active in the API's context, Next.js traces its own work
+// on every request (its request and route spans, and its set-up of each request), each span in two
+// `context.with` calls with its attributes, which costs the server far more than recording ours. So the
+// tracer is the app's own, published by lib/telemetry/otel.ts, and the current span is kept in an
+// AsyncLocalStorage of our own. Both are shared through globalThis: Next.js bundles lib/ into each
+// route separately, and only a global is the same object for every bundle and for the production
+// server (scripts/server.mjs, which imports this file as it is: packages only).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('metrics-api');
+export interface Tracing {
+  tracer: Tracer;
+  /** Reads the trace a caller sends (W3C `traceparent`), so that a request's span continues it. */
+  propagator: TextMapPropagator;
+  /** The current span of each async context. */
+  spans: AsyncLocalStorage<Span>;
+}
 
-/** Runs `fn` in a span named `name`; a thrown error marks the span failed and is thrown on. */
-export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { attributes }, async (span) => {
+const TRACING_KEY = Symbol.for('metrics-api.tracing');
+const shared = globalThis as unknown as Record<symbol, Tracing | undefined>;
+
+/** Makes `tracer` the process's, for every bundle and the server (lib/telemetry/otel.ts, once). */
+export function shareTracing(tracer: Tracer, propagator: TextMapPropagator): Tracing {
+  return (shared[TRACING_KEY] = { tracer, propagator, spans: new AsyncLocalStorage() });
+}
+
+/** The process's tracing, or undefined while nothing is traced. */
+export function tracing(): Tracing | undefined {
+  return shared[TRACING_KEY];
+}
+
+/**
+ * Runs `fn` in a span named `name`, a child of the current span; a thrown error marks the span failed
+ * and is thrown on. `kind` is OpenTelemetry's: CLIENT for a call to another service.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  const traced = tracing();
+  if (!traced) return fn();
+  const parent = traced.spans.getStore();
+  const span = traced.tracer.startSpan(name, { kind, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
+  return traced.spans.run(span, async () => {
     try {
       return await fn();
     } catch (error) {
@@ -22,11 +58,5 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
 
 /** Sets attributes on the current span (the gate's, a tool call's), when there is one. */
 export function setSpanAttributes(attributes: Attributes): void {
-  trace.getActiveSpan()?.setAttributes(attributes);
-}
-
-/** The current trace's id, for the request's log line; undefined while nothing is traced. */
-export function currentTraceId(): string | undefined {
-  const context = trace.getActiveSpan()?.spanContext();
-  return context && trace.isSpanContextValid(context) ? context.traceId : undefined;
+  tracing()?.spans.getStore()?.setAttributes(attributes);
 }
