@@ -190,8 +190,7 @@ export function prisma(): PrismaClient {
  * The names under which `sql` prepares its statements: one per distinct text, at most `max` texts in
  * all; a text past the cap gets none and runs unnamed, as every statement once did. The cap bounds what
  * each pooled connection holds: PostgreSQL keeps a prepared statement's analysed query for the life
- * of the connection, about 130 kB each on average (5.9 MB for 44 on one connection), and there is no
- * eviction.
+ * of the connection, and there is no eviction (what one holds: docs/performance/round-07-prepared-statements.md).
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
@@ -214,7 +213,7 @@ export class StatementNames {
  * reach, the options. The benchmark's cases (every endpoint over 7, 30, 90 and 366 days, whole
  * organisation and one client) use 111 texts; 150 random ranges of up to 366 days per endpoint, every
  * other one a client's, use about 670 (whole quarters and blocks less days add shapes), so past the cap
- * the rarer shapes run unprepared. At 128, a connection holds at most about 17 MB of prepared statements.
+ * the rarer shapes run unprepared, and a connection's prepared statements stay bounded (round 7).
  */
 const PREPARED_STATEMENTS_MAX = 128;
 
@@ -222,8 +221,8 @@ const PREPARED_STATEMENTS_MAX = 128;
  * Runs one statement on `pool`, traced as the span `pg.query:<statement name>` (OpenTelemetry's
  * database conventions): the pool, the statement's name and its text, never its values. Traced here
  * rather than by @opentelemetry/instrumentation-pg, which patches pg through a hook on every require()
- * of the process: with tracing on, that hook alone cost /me about a sixth of its throughput
- * (docs/performance/round-16-telemetry.md). Without tracing there is no span (lib/telemetry/tracing.ts).
+ * of the process, and Next.js requires its route modules on every request: what that cost is in
+ * docs/performance/round-16-telemetry.md. Without tracing there is no span (lib/telemetry/tracing.ts).
  */
 async function runStatement<Row extends pg.QueryResultRow>(pool: pg.Pool, poolName: string, statement: { name: string | undefined; text: string; values: unknown[] }): Promise<Row[]> {
   const { name, text } = statement;
@@ -240,8 +239,7 @@ function query<Row extends pg.QueryResultRow>(database: Database, text: string, 
  * Runs one parameterised SQL statement on the primary and returns its rows. The statement is prepared
  * on each pooled connection the first time that connection runs its text, and later calls only bind
  * and execute it: PostgreSQL parses and analyses it once per connection instead of on every call
- * (0.3-0.7 ms of the database's time for each of an ads overview's statements; the data function of a
- * whole organisation's overview over a year made about 10 % more calls a second at c=8). Each call is
+ * (what that saves: docs/performance/round-07-prepared-statements.md). Each call is
  * still planned for its values (plan_cache_mode, above). With DATABASE_PREPARED_STATEMENTS=off every
  * statement runs unnamed.
  */

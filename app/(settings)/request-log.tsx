@@ -1,7 +1,9 @@
 // A scope's request log (a key's, a connected app's, the organisation's), newest first, a page at a
 // time, with its filter: a plain GET form, so that a filtered view is an address (shareable, survives a
-// reload) and needs no script. What it reads and how long records are kept: lib/usage/request-log.ts.
-import { requestLogPage, STATUS_CLASSES, type RequestLogCursor, type RequestLogEntry, type RequestLogFilter, type RequestScope, type StatusClass } from '@/lib/usage/request-log';
+// reload) and needs no script. What it reads: lib/usage/request-log-page.ts; how long records are kept:
+// lib/usage/request-log.ts.
+import { requestLogPage, type RequestLogCursor, type RequestLogEntry, type RequestLogFilter } from '@/lib/usage/request-log-page';
+import { STATUS_CLASSES, type RequestScope, type StatusClass } from '@/lib/usage/request-scope';
 import { Cell } from './cell';
 import { CLASS_LABEL } from './usage-chart';
 import { When } from './when';
@@ -9,7 +11,6 @@ import './usage.css';
 
 /** The page's query: the filter, and the cursor of an older page (`before`) or a newer one (`after`). */
 export type LogSearchParams = { status?: string | string[]; endpoint?: string | string[]; id?: string | string[]; before?: string | string[]; after?: string | string[] };
-
 
 /** Bounds of what the filter takes from the address; longer text could match nothing. */
 const TEXT_MAX = 512;
@@ -73,73 +74,11 @@ export async function RequestLog({
   const endpointOptions = filter.endpoint && !endpoints.includes(filter.endpoint) ? [filter.endpoint, ...endpoints] : endpoints;
   return (
     <>
-      <form role="search" className="log-filter" action={`${basePath}#request-log`} aria-label="Filter the request log">
-        <div className="field">
-          <label htmlFor="log-status" className="log-filter-label">Status</label>
-          <select id="log-status" name="status" defaultValue={filter.status ?? ''}>
-            <option value="">Any status</option>
-            {STATUS_CLASSES.map((statusClass) => <option key={statusClass} value={statusClass}>{CLASS_LABEL[statusClass]}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="log-endpoint" className="log-filter-label">Endpoint or tool</label>
-          <select id="log-endpoint" name="endpoint" defaultValue={filter.endpoint ?? ''}>
-            <option value="">Any endpoint</option>
-            {endpointOptions.map((endpoint) => <option key={endpoint} value={endpoint}>{endpoint}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="log-request-id" className="log-filter-label">Request id</label>
-          <input id="log-request-id" name="id" type="search" defaultValue={filter.requestId ?? ''} maxLength={64} placeholder="X-Request-Id of an answer" />
-        </div>
-        <button type="submit" className="button">Filter</button>
-        {filtered && <a href={`${basePath}#request-log`}>Show every request</a>}
-      </form>
+      <LogFilterForm basePath={basePath} filter={filter} filtered={filtered} endpointOptions={endpointOptions} />
       {page.entries.length === 0 ? (
-        <p className="muted" role="status">
-          {filter.requestId ? `No logged request has the id “${filter.requestId}”.` : filtered ? 'No logged request matches this filter.' : 'No request has been logged yet.'}
-          {filter.requestId && wholeLogPath && (
-            <>
-              {' '}It may have been made with another key or app (a rotated key’s predecessor, for one):{' '}
-              <a href={hrefWith(wholeLogPath, { requestId: filter.requestId })}>look for it in the organisation’s log</a>.
-            </>
-          )}
-        </p>
+        <NoRequests filter={filter} filtered={filtered} wholeLogPath={wholeLogPath} />
       ) : (
-        <div className="table-box" role="region" aria-label="Request log, scrolls sideways when wide" tabIndex={0}>
-          <table className="request-log" data-testid="request-log">
-            <caption className="table-note">Newest first{older ? ' (an older page)' : ''}. Times are UTC; anything that looks like a credential is shown as REDACTED.</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                {showCaller && <th scope="col">Key or app</th>}
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Client address</th>
-                <th scope="col">Rate limit</th>
-                <th scope="col">Request id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((entry) => (
-                <tr key={entry.id} data-request-id={entry.requestId}>
-                  <Cell label="Time"><When at={entry.at} seconds empty="" /></Cell>
-                  {showCaller && <Cell label="Key or app"><Caller entry={entry} /></Cell>}
-                  <Cell label="Request">
-                    <code>{entry.method} {entry.path}{entry.query ? `?${entry.query}` : ''}</code>
-                    {entry.tool && <span className="by">Tool: {entry.tool}</span>}
-                  </Cell>
-                  <Cell label="Status"><span className={`http-status s${Math.floor(entry.status / 100)}`}>{entry.status}</span></Cell>
-                  <Cell label="Duration">{entry.durationMs} ms</Cell>
-                  <Cell label="Client address">{entry.clientAddress ?? <span className="muted">unknown</span>}</Cell>
-                  <Cell label="Rate limit">{entry.rateLimited ? 'Limited' : entry.rateRemaining === null ? '—' : `${entry.rateRemaining} left`}</Cell>
-                  <Cell label="Request id"><code>{entry.requestId}</code></Cell>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <LogTable entries={page.entries} older={older} showCaller={showCaller} />
       )}
       {(page.next || older) && (
         <nav className="pager" aria-label="Request log pages">
@@ -149,6 +88,88 @@ export async function RequestLog({
         </nav>
       )}
     </>
+  );
+}
+
+/** The filter: a plain GET form, so that a filtered view is an address. */
+function LogFilterForm({ basePath, filter, filtered, endpointOptions }: { basePath: string; filter: RequestLogFilter; filtered: boolean; endpointOptions: string[] }) {
+  return (
+    <form role="search" className="log-filter" action={`${basePath}#request-log`} aria-label="Filter the request log">
+      <div className="field">
+        <label htmlFor="log-status" className="log-filter-label">Status</label>
+        <select id="log-status" name="status" defaultValue={filter.status ?? ''}>
+          <option value="">Any status</option>
+          {STATUS_CLASSES.map((statusClass) => <option key={statusClass} value={statusClass}>{CLASS_LABEL[statusClass]}</option>)}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-endpoint" className="log-filter-label">Endpoint or tool</label>
+        <select id="log-endpoint" name="endpoint" defaultValue={filter.endpoint ?? ''}>
+          <option value="">Any endpoint</option>
+          {endpointOptions.map((endpoint) => <option key={endpoint} value={endpoint}>{endpoint}</option>)}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="log-request-id" className="log-filter-label">Request id</label>
+        <input id="log-request-id" name="id" type="search" defaultValue={filter.requestId ?? ''} maxLength={64} placeholder="X-Request-Id of an answer" />
+      </div>
+      <button type="submit" className="button">Filter</button>
+      {filtered && <a href={`${basePath}#request-log`}>Show every request</a>}
+    </form>
+  );
+}
+
+/** What an empty page says: nothing logged yet, nothing matching, or a request id not found here (and where else to look). */
+function NoRequests({ filter, filtered, wholeLogPath }: { filter: RequestLogFilter; filtered: boolean; wholeLogPath?: string }) {
+  return (
+    <p className="muted" role="status">
+      {filter.requestId ? `No logged request has the id “${filter.requestId}”.` : filtered ? 'No logged request matches this filter.' : 'No request has been logged yet.'}
+      {filter.requestId && wholeLogPath && (
+        <>
+          {' '}It may have been made with another key or app (a rotated key’s predecessor, for one):{' '}
+          <a href={hrefWith(wholeLogPath, { requestId: filter.requestId })}>look for it in the organisation’s log</a>.
+        </>
+      )}
+    </p>
+  );
+}
+
+function LogTable({ entries, older, showCaller }: { entries: RequestLogEntry[]; older: boolean; showCaller: boolean }) {
+  return (
+    <div className="table-box" role="region" aria-label="Request log, scrolls sideways when wide" tabIndex={0}>
+      <table className="request-log" data-testid="request-log">
+        <caption className="table-note">Newest first{older ? ' (an older page)' : ''}. Times are UTC; anything that looks like a credential is shown as REDACTED.</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            {showCaller && <th scope="col">Key or app</th>}
+            <th scope="col">Request</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Client address</th>
+            <th scope="col">Rate limit</th>
+            <th scope="col">Request id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id} data-request-id={entry.requestId}>
+              <Cell label="Time"><When at={entry.at} seconds empty="" /></Cell>
+              {showCaller && <Cell label="Key or app"><Caller entry={entry} /></Cell>}
+              <Cell label="Request">
+                <code>{entry.method} {entry.path}{entry.query ? `?${entry.query}` : ''}</code>
+                {entry.tool && <span className="by">Tool: {entry.tool}</span>}
+              </Cell>
+              <Cell label="Status"><span className={`http-status s${Math.floor(entry.status / 100)}`}>{entry.status}</span></Cell>
+              <Cell label="Duration">{entry.durationMs} ms</Cell>
+              <Cell label="Client address">{entry.clientAddress ?? <span className="muted">unknown</span>}</Cell>
+              <Cell label="Rate limit">{entry.rateLimited ? 'Limited' : entry.rateRemaining === null ? '—' : `${entry.rateRemaining} left`}</Cell>
+              <Cell label="Request id"><code>{entry.requestId}</code></Cell>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -1,10 +1,11 @@
 // Counts per day as stacked bars, drawn as SVG on the server (no script, nothing to download), with the
 // same numbers as a table. One drawing for every count of the settings pages: requests by status class
-// for any scope of lib/usage/request-log.ts (RequestsChart, from `requestUsage(scope)`), and a connected
+// for any scope of lib/usage/request-scope.ts (RequestsChart, from `requestUsage(scope)`), and a connected
 // app's tool calls by tool (ToolCallsChart, from `grantCallsPerDay`). The chart has a text summary for
 // screen readers (role="img"); the per-day table is in a <details> under it. Narrower than the chart's
 // own width, the chart scrolls sideways in its box, never the page.
-import { STATUS_CLASSES, type RequestUsage, type StatusClass } from '@/lib/usage/request-log';
+import type { RequestUsage } from '@/lib/usage/request-counts';
+import { STATUS_CLASSES, type StatusClass } from '@/lib/usage/request-scope';
 import type { CallsPerDay } from '@/lib/usage/tool-calls';
 import './usage.css';
 

@@ -1,7 +1,9 @@
 // The two cards every usage page shows for its scope (a key, a connected app, the organisation): the
 // requests per day with their split by endpoint or tool, and the request log with its filter. The page
 // checks who may see them (admins only) and that the scope is within the organisation.
-import { requestLogSettings, requestUsage, type RequestScope } from '@/lib/usage/request-log';
+import { requestUsage } from '@/lib/usage/request-counts';
+import { requestLogSettings } from '@/lib/usage/request-log';
+import type { RequestScope } from '@/lib/usage/request-scope';
 import { EndpointUsage, RequestsChart } from './usage-chart';
 import { RequestLog, type LogSearchParams } from './request-log';
 

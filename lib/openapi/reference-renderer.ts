@@ -1,7 +1,8 @@
 // Scalar's renderer for /docs/api, served as its authors build it for browsers (one self-contained
-// script in the installed package, its styles inside) rather than bundled again by our build: bundling
-// it was two thirds of `next build`'s CPU time. Streamed from the package's file on each request, not
-// held in memory (4.3 MB, asked for once per browser and version); browsers revalidate it by its version.
+// script in the installed package, its styles inside) rather than bundled again by our build, where it
+// took most of `next build`'s time (docs/performance/round-17-test-loop.md). Streamed from the package's
+// file on each request, not held in memory: it is large and asked for once per browser and version
+// (docs/performance/round-18-lean-and-fair.md); browsers revalidate it by its version.
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';

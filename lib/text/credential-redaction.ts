@@ -1,5 +1,5 @@
 // What looks like a credential in a URL, for the two places that keep URLs: the request log
-// (lib/usage/request-log.ts) and each request's log line (lib/telemetry/server.ts). Relative imports
+// (lib/usage/request-log-redaction.ts) and each request's log line (lib/telemetry/server.ts). Relative imports
 // with their extension only: Node runs the telemetry's files as they are.
 //
 // One of our keys, a bearer-style opaque token or JWT (a run of 32 or more base64 characters besides

@@ -1,29 +1,30 @@
-// The request log (`request_log`) and the daily request counts (`request_counts_daily`): one record per
-// REST or MCP request made with a credential, taken by the gate once the answer is known
+// The request log (`request_log`) and the daily request counts (`request_counts_daily`), written: one
+// record per REST or MCP request made with a credential, taken by the gate once the answer is known
 // (lib/operations/gate.ts) and written in batches after the answers have gone, so that logging never
-// adds to a request's time. One statement writes a batch and adds it to the daily counts, which the
-// usage charts read: they never scan the log, and outlive its retention and its cap per organisation.
+// adds to a request's time; and pruned. One statement writes a batch and adds it to the daily counts,
+// which the usage charts read (request-counts.ts): they never scan the log, and outlive its retention
+// and its cap per organisation. The settings pages read the log a page at a time (request-log-page.ts).
 // The queue is bounded: when the database cannot keep up, the oldest unwritten records are dropped
 // (and that is logged), never the requests themselves. So that no credential can flush the others'
 // trail, its refusals are logged once per rate-limit window, and the cap per organisation is shared
 // among its credentials.
 //
-// Never a credential: a request's path and query are stored redacted (redactUrl). A request refused
-// 401 is logged only when its Authorization header names a key of ours (a revoked or expired key, or
-// a key sent alongside a second one in the query): the key's hash is resolved to the key at flush time,
-// so the refusal costs no lookup; an unknown credential belongs to no organisation and is not logged.
+// Never a credential: a request's path and query are stored redacted (request-log-redaction.ts). A
+// request refused 401 is logged only when its Authorization header names a key of ours (a revoked or
+// expired key, or a key sent alongside a second one in the query): the key's hash is resolved to the
+// key at flush time, so the refusal costs no lookup; an unknown credential belongs to no organisation
+// and is not logged.
 import { hashKey } from '../auth/api-keys';
 import { KEY_PATTERN } from '../key-format';
-import { looksLikeCredential, REDACTED, redactedPath, SECRET_NAME } from '../text/credential-redaction';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
-import { sql, SqlParams } from '../db';
-import { displayName, isPlainText } from '../text/plain-text';
+import { sql } from '../db';
 import { batchQueue } from './batch-queue';
+import { PATH_MAX, redactUrl } from './request-log-redaction';
 import { logger } from '../telemetry/logger';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
-interface AnswerFacts {
+export interface AnswerFacts {
   /** What the usage charts group by (see RequestLogEntry.endpoint in schema.prisma). */
   endpoint: string;
   tool: string | null;
@@ -70,10 +71,6 @@ const MAX_PENDING = 10_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 /** The daily counts are kept longer than the log: the charts show 30 days whatever the log keeps. */
 export const REQUEST_COUNTS_RETENTION_DAYS = 90;
-/** Bounds of what a record stores of a caller-chosen path and query. */
-const PATH_MAX = 512;
-const QUERY_MAX = 1_024;
-
 export interface RequestLogSettings {
   enabled: boolean;
   retentionDays: number;
@@ -89,22 +86,6 @@ export function requestLogSettings(): RequestLogSettings {
     retentionDays: positiveIntegerFromEnv('REQUEST_LOG_RETENTION_DAYS', 7),
     maxRowsPerOrg: positiveIntegerFromEnv('REQUEST_LOG_MAX_ROWS_PER_ORG', 100_000),
   };
-}
-
-/**
- * The path and query of a request as the log keeps them: a path segment or a parameter value that
- * looks like a credential, and every value of a parameter named like one, replaced by `REDACTED`;
- * a parameter name that holds a key is itself replaced. Both are cut to a bounded length.
- */
-export function redactUrl(url: string): { path: string; query: string } {
-  const parsed = new URL(url);
-  const path = redactedPath(parsed.pathname).slice(0, PATH_MAX);
-  const query = new URLSearchParams();
-  for (const [name, value] of parsed.searchParams) {
-    const safeName = looksLikeCredential(name) ? REDACTED : name;
-    query.append(safeName, SECRET_NAME.test(name) || safeName === REDACTED || looksLikeCredential(value) ? REDACTED : value);
-  }
-  return { path, query: query.toString().slice(0, QUERY_MAX) };
 }
 
 /** What pruning remembers between batches, shared by every bundle of the process (see batch-queue.ts). */
@@ -318,218 +299,4 @@ export async function pruneRequestLog(orgIds?: string[]): Promise<void> {
       [orgId, kept],
     );
   }
-}
-
-// ---- Reading: the settings pages (a key's page, the organisation's usage, a connected app's page) ----
-
-/** Whose requests: the organisation's, one key's, one grant's, or every grant of one OAuth client. */
-export type RequestScope =
-  | { orgId: string; kind: 'org' }
-  | { orgId: string; kind: 'key'; keyId: string }
-  | { orgId: string; kind: 'grant'; grantId: string }
-  | { orgId: string; kind: 'oauth_client'; clientId: string };
-
-/** The status classes, disjoint, as the charts stack them. */
-export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
-
-/** What the log can be filtered by: a status class (the charts' disjoint ones: `4xx` is other than 429), an endpoint, a request id. */
-export interface RequestLogFilter {
-  status?: StatusClass;
-  endpoint?: string;
-  requestId?: string;
-}
-
-export interface RequestLogEntry extends AnswerFacts {
-  id: string;
-  at: Date;
-  method: string;
-  path: string;
-  query: string;
-  apiKeyId: string | null;
-  grantId: string | null;
-  /** The key's name, or the connected app's. */
-  caller: string;
-  /** The key's prefix (null for an app, or a key since deleted): a rotated key and its successor share a name. */
-  callerPrefix: string | null;
-}
-
-export interface RequestLogPage {
-  entries: RequestLogEntry[];
-  /** The cursor of the next (older) page, or null when this is the last. */
-  next: string | null;
-  /** The cursor of the page before it (newer), or null when this is the newest. */
-  newer: string | null;
-  /** The filter as it was read: without an endpoint that names none. */
-  filter: RequestLogFilter;
-  /** Whether a cursor was read (an older page); false when there was none or it was out of its bounds. */
-  older: boolean;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A page's cursor: the time and id of its last entry (keyset pagination, stable while rows are added). */
-function encodeCursor(entry: { at: Date; id: string }): string {
-  return Buffer.from(`${entry.at.toISOString()}|${entry.id}`).toString('base64url');
-}
-
-/**
- * The cursor's bounds: ids are bigint, and times are held to the years 1 to 9999, which PostgreSQL and
- * JavaScript both read alike (PostgreSQL's timestamps start in 4713 BC, JavaScript's dates earlier, and
- * pg writes a year before 1 as BC). A cursor out of them was made by no page and reads the first page:
- * passed on, it failed the statement (bigint out of range, a date PostgreSQL cannot read) with a 500.
- */
-const CURSOR_ID_MAX = 2n ** 63n - 1n;
-const CURSOR_TIME_MIN = Date.parse('0001-01-01T00:00:00.000Z');
-const CURSOR_TIME_MAX = Date.parse('9999-12-31T23:59:59.999Z');
-
-function decodeCursor(cursor: string | undefined): { at: Date; id: string } | null {
-  if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = new Date(at ?? '').getTime();
-  if (!(time >= CURSOR_TIME_MIN && time <= CURSOR_TIME_MAX) || !/^\d{1,19}$/.test(id ?? '') || BigInt(id!) > CURSOR_ID_MAX) return null;
-  return { at: new Date(time), id: id! };
-}
-
-/** The WHERE conditions of a scope, on a table with org_id, api_key_id/subject, grant_id and oauth_client_id. */
-function scopeConditions(scope: RequestScope, params: SqlParams, table: 'log' | 'counts'): string[] {
-  const conditions = [`org_id = ${params.add(scope.orgId)}::uuid`];
-  if (scope.kind === 'key') conditions.push(table === 'log' ? `api_key_id = ${params.add(scope.keyId)}::uuid` : `subject = ${params.add(`key:${scope.keyId}`)}`);
-  if (scope.kind === 'grant') conditions.push(table === 'log' ? `grant_id = ${params.add(scope.grantId)}` : `subject = ${params.add(`grant:${scope.grantId}`)}`);
-  if (scope.kind === 'oauth_client') conditions.push(`oauth_client_id = ${params.add(scope.clientId)}`);
-  return conditions;
-}
-
-const STATUS_RANGES: Record<StatusClass, string> = {
-  '2xx': 'status BETWEEN 200 AND 299',
-  '3xx': 'status BETWEEN 300 AND 399',
-  '4xx': 'status BETWEEN 400 AND 499 AND status <> 429',
-  '429': 'status = 429',
-  '5xx': 'status BETWEEN 500 AND 599',
-};
-
-/** Where a page starts: older than the `before` cursor (the next page), or newer than `after` (the page before). */
-export interface RequestLogCursor {
-  before?: string;
-  after?: string;
-}
-
-/**
- * One page of a scope's requests, newest first. A malformed cursor (or one out of its bounds) reads from
- * the newest, an endpoint that is not plain text filters nothing, and a malformed request id finds nothing.
- * Fewer than a page's worth of requests newer than `after` is the newest page itself.
- */
-export async function requestLogPage(scope: RequestScope, filter: RequestLogFilter = {}, cursor: RequestLogCursor = {}, limit = 50): Promise<RequestLogPage> {
-  // An endpoint that is not plain text (U+0000 above all, which PostgreSQL text cannot hold) names none: no filter.
-  const { endpoint, ...rest } = filter;
-  const applied: RequestLogFilter = endpoint && isPlainText(endpoint) ? { ...rest, endpoint } : rest;
-  const before = decodeCursor(cursor.before);
-  const after = before ? null : decodeCursor(cursor.after);
-  if (applied.requestId !== undefined && !UUID.test(applied.requestId)) return { entries: [], next: null, newer: null, filter: applied, older: before !== null || after !== null };
-  if (after) {
-    const rows = await logRows(scope, applied, { after }, limit + 1);
-    // Not a full page newer than the cursor: the newest page, as its own address shows it.
-    if (rows.length <= limit) return requestLogPage(scope, filter, {}, limit);
-    const entries = rows.slice(0, limit).reverse();
-    return { entries, next: encodeCursor(entries.at(-1)!), newer: encodeCursor(entries[0]!), filter: applied, older: true };
-  }
-  const rows = await logRows(scope, applied, before ? { before } : {}, limit + 1);
-  const entries = rows.slice(0, limit);
-  return {
-    entries,
-    next: rows.length > limit ? encodeCursor(entries.at(-1)!) : null,
-    newer: before && entries.length > 0 ? encodeCursor(entries[0]!) : null,
-    filter: applied,
-    older: before !== null,
-  };
-}
-
-/** Up to `limit` requests of the scope through the filter: older than `before` newest first, or newer than `after` oldest first. */
-async function logRows(scope: RequestScope, filter: RequestLogFilter, at: { before?: { at: Date; id: string }; after?: { at: Date; id: string } }, limit: number): Promise<RequestLogEntry[]> {
-  const params = new SqlParams();
-  const conditions = scopeConditions(scope, params, 'log');
-  if (filter.status) conditions.push(STATUS_RANGES[filter.status]);
-  if (filter.endpoint) conditions.push(`endpoint = ${params.add(filter.endpoint)}`);
-  if (filter.requestId !== undefined) conditions.push(`request_id = ${params.add(filter.requestId)}::uuid`);
-  if (at.before) conditions.push(`(created_at, id) < (${params.add(at.before.at)}::timestamptz, ${params.add(at.before.id)}::bigint)`);
-  if (at.after) conditions.push(`(created_at, id) > (${params.add(at.after.at)}::timestamptz, ${params.add(at.after.id)}::bigint)`);
-  const order = at.after ? 'ASC' : 'DESC';
-  const rows = await sql<RequestLogEntry>(
-    `SELECT r.id::text, r.created_at AS at, r.method, r.path, r.query, r.endpoint, r.tool, r.status, r.duration_ms AS "durationMs",
-            r.client_address AS "clientAddress", r.rate_remaining AS "rateRemaining", r.rate_limited AS "rateLimited",
-            r.request_id AS "requestId", r.api_key_id AS "apiKeyId", r.grant_id AS "grantId", k.prefix AS "callerPrefix",
-            coalesce(k.name, g.client_name, CASE WHEN r.api_key_id IS NULL THEN 'a revoked app' ELSE 'a deleted key' END) AS caller
-       FROM (SELECT * FROM request_log WHERE ${conditions.join(' AND ')}
-              ORDER BY created_at ${order}, id ${order} LIMIT ${params.add(limit)}) r
-       LEFT JOIN api_keys k ON k.id = r.api_key_id
-       LEFT JOIN oauth_payloads g ON g.model = 'Grant' AND g.id = r.grant_id
-      ORDER BY r.created_at ${order}, r.id ${order}`,
-    params.values,
-  );
-  return rows.map((row) => ({ ...row, caller: displayName(row.caller) }));
-}
-
-export type ClassCounts = Record<StatusClass, number>;
-
-export interface DailyRequests {
-  /** The UTC day, YYYY-MM-DD. */
-  day: string;
-  counts: ClassCounts;
-  total: number;
-}
-
-export interface EndpointRequests {
-  endpoint: string;
-  counts: ClassCounts;
-  total: number;
-}
-
-export interface RequestUsage {
-  /** Every day of the period, oldest first, days without requests included (zero). */
-  days: DailyRequests[];
-  /** The endpoints (REST paths, MCP tools) of the period, busiest first. */
-  endpoints: EndpointRequests[];
-  total: number;
-}
-
-function noCounts(): ClassCounts {
-  return { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 };
-}
-
-function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** A scope's requests per UTC day over the last `days` days (today included), by status class and by endpoint, from the daily counts. */
-export async function requestUsage(scope: RequestScope, days = 30, now = new Date()): Promise<RequestUsage> {
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const first = new Date(last.getTime() - (days - 1) * 86_400_000);
-  const params = new SqlParams();
-  const conditions = [...scopeConditions(scope, params, 'counts'), `day BETWEEN ${params.add(isoDay(first))}::date AND ${params.add(isoDay(last))}::date`];
-  const rows = await sql<{ day: string; endpoint: string; statusClass: StatusClass; requests: string }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, endpoint, status_class AS "statusClass", sum(requests) AS requests
-       FROM request_counts_daily WHERE ${conditions.join(' AND ')}
-      GROUP BY day, endpoint, status_class`,
-    params.values,
-  );
-  const byDay = new Map<string, DailyRequests>();
-  for (let time = first.getTime(); time <= last.getTime(); time += 86_400_000) {
-    const day = isoDay(new Date(time));
-    byDay.set(day, { day, counts: noCounts(), total: 0 });
-  }
-  const byEndpoint = new Map<string, EndpointRequests>();
-  let total = 0;
-  for (const row of rows) {
-    const requests = Number(row.requests);
-    const daily = byDay.get(row.day)!;
-    daily.counts[row.statusClass] += requests;
-    daily.total += requests;
-    let endpoint = byEndpoint.get(row.endpoint);
-    if (!endpoint) byEndpoint.set(row.endpoint, (endpoint = { endpoint: row.endpoint, counts: noCounts(), total: 0 }));
-    endpoint.counts[row.statusClass] += requests;
-    endpoint.total += requests;
-    total += requests;
-  }
-  const endpoints = [...byEndpoint.values()].sort((a, b) => b.total - a.total || a.endpoint.localeCompare(b.endpoint));
-  return { days: [...byDay.values()], endpoints, total };
 }

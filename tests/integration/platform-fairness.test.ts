@@ -1,6 +1,9 @@
 // Fairness between organisations on a real server: one organisation floods the API with heavy
 // requests from many keys at once, each key within its own limits (60 requests a minute, 4 at once),
-// and another organisation's requests are all still answered 200, promptly. The server runs only 2
+// and another organisation's requests are all still answered 200 (before the organisations' turns were
+// kept apart, they were refused with a 503 while the flood filled the turns and the queue). How fast
+// they are answered meanwhile is the bench's fairness probe's to measure (tests/bench/fairness.ts),
+// not a test's: a time limit here would pass or fail with the machine's load. The server runs only 2
 // requests at once (API_CONCURRENCY_TOTAL) and lets 8 more wait, so that the flood, more than both
 // together, really contends for them; its response cache is off, so that every request needs a turn.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,14 +22,6 @@ const FLOOD_KEYS = 24;
 const IN_FLIGHT_PER_KEY = 2;
 /** Requests of the other organisation, one after another, while the flood goes on. */
 const PROBES = 20;
-/**
- * The generous ceiling on each answer to the other organisation. Unhindered, /me takes a few
- * milliseconds, and under the flood it should take a few hundred at most (measured: 29-1,018 ms and
- * 36-1,268 ms on a machine of 2 cores at a load average of 12-14); the ceiling leaves room for one
- * that busy. Before the organisations' turns were kept apart, these requests were refused (503)
- * while the flood filled the turns and the queue, or waited behind it.
- */
-const ANSWER_CEILING_MS = 3_000;
 
 let server: TestServer;
 
@@ -41,7 +36,7 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('one organisation flooding', () => {
-  it("never keeps another organisation's requests waiting or refused", async () => {
+  it("answers another organisation's every request, none refused", async () => {
     const floodKeys = await Promise.all(Array.from({ length: FLOOD_KEYS }, () => mintKey({ orgId: main.id, name: 'flood key' })));
     const probeKey = await mintKey({ orgId: other.id, name: 'probe key' });
     // The heaviest kind of request: a year of the whole organisation's ads.
@@ -67,16 +62,9 @@ describe('one organisation flooding', () => {
       // The flood holds its turns and the queue once some of it is refused.
       while (!floodStatuses.includes(503)) await sleep(50);
 
-      const times: number[] = [];
       for (let probe = 0; probe < PROBES; probe++) {
-        const started = performance.now();
-        const response = await server.request('/api/v1/me', { key: probeKey });
-        const ms = performance.now() - started;
-        await expectContract(meOperation, response);
-        expect(ms, `request ${probe + 1} of the other organisation took ${ms.toFixed(0)} ms`).toBeLessThan(ANSWER_CEILING_MS);
-        times.push(ms);
+        await expectContract(meOperation, await server.request('/api/v1/me', { key: probeKey }));
       }
-      console.log(`fairness: the other organisation's ${PROBES} requests during the flood took ${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)} ms`);
     } finally {
       probing = false;
       await flood;

@@ -214,9 +214,7 @@ const NOT_MEASURED: Record<string, string[]> = {
   'lib/http/body.ts': ['1 MB'], // Next.js's server-action body limit
   'lib/oauth/client-metadata.ts': ['30 s', '5 s'], // the bounds of a document's max-age, the fetch's limit
   'lib/ratelimit/fallback.ts': ['10 s'], // how often the primary is retried
-  // DATABASE_STATEMENT_TIMEOUT's default; and measurements to move to docs/performance/ with the
-  // change that is rewriting lib/db.ts (its prepared statements' memory, round 7's figures).
-  'lib/db.ts': ['10 s', '130 kB', '5.9 MB', '17 MB', '0.7 ms', '10 %'],
+  'lib/db.ts': ['10 s'], // DATABASE_STATEMENT_TIMEOUT's default
 };
 
 /** The figures in the comments of `text` (the source of `file`, relative to the root), as `file:line figure`. */

@@ -8,7 +8,7 @@ const flagsFor = (env: Record<string, string>, limitBytes = 24 * GB, execArgv: s
 
 describe('the heap bound of the server', () => {
   it('is 256 MB of old generation on a large machine, and a quarter of a small container', () => {
-    expect(flagsFor({})).toEqual(['--max-old-space-size=256', '--max-semi-space-size=16']);
+    expect(flagsFor({})).toEqual(['--max-old-space-size=256', '--max-semi-space-size=32']);
     expect(flagsFor({}, 512 * 2 ** 20)[0]).toBe('--max-old-space-size=128');
     expect(flagsFor({}, 256 * 2 ** 20)[0]).toBe('--max-old-space-size=96');
   });

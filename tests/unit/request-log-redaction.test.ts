@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { allOperations } from '@/lib/operations/registry';
 import { looksLikeCredential } from '@/lib/text/credential-redaction';
-import { redactUrl } from '@/lib/usage/request-log';
+import { redactUrl } from '@/lib/usage/request-log-redaction';
 
 const KEY = `mk_live_${'A1b2C3d4E5'.repeat(4)}abc`;
 

@@ -41,45 +41,7 @@ export default async function ConnectedAppPage({ params, searchParams }: { param
         <p className="muted">Reads {app.orgName}’s data over the MCP server with the access of the person who approved it.</p>
       </header>
 
-      <section className="card" aria-labelledby="about-title">
-        <h2 id="about-title">About this app</h2>
-        <dl className="facts">
-          <dt>Identified by</dt>
-          <dd>
-            {app.identity.kind === 'metadata_document' ? (
-              <>Its metadata document (Client ID Metadata Document) at <code>{app.identity.url}</code></>
-            ) : (
-              <>Registration with this server, as client <code>{app.identity.clientId}</code></>
-            )}
-          </dd>
-          <dt>Redirects to</dt>
-          <dd>
-            {app.redirectHosts.length === 0 ? (
-              <span className="muted">Not recorded (approved before redirects were kept)</span>
-            ) : (
-              <ul aria-label="Redirect hosts">
-                {app.redirectHosts.map((redirect) => (
-                  <li key={redirect.host}><code>{redirect.host}</code> <span className="muted">({REDIRECT_KIND[redirect.kind]})</span></li>
-                ))}
-              </ul>
-            )}
-          </dd>
-          <dt>Permissions</dt>
-          <dd>
-            <ul aria-label="Permissions">
-              {app.scopes.map((scope) => (
-                <li key={scope}><code>{scope}</code>: {SCOPE_WORDS[scope as keyof typeof SCOPE_WORDS]}</li>
-              ))}
-            </ul>
-          </dd>
-          <dt>Approved by</dt>
-          <dd>{app.approvedBy.name}</dd>
-          <dt>Approved</dt>
-          <dd><When at={app.createdAt} empty="" /> UTC</dd>
-          <dt>Last used</dt>
-          <dd><When at={app.lastUsedAt} empty="Never" />{app.lastUsedAt && ' UTC'}</dd>
-        </dl>
-      </section>
+      <AboutApp app={app} />
 
       <section className="card" aria-labelledby="reach-title">
         <h2 id="reach-title">Clients it can read</h2>
@@ -133,5 +95,50 @@ function Reach({ app }: { app: ConnectedAppDetail }) {
         </ul>
       )}
     </>
+  );
+}
+
+/** Who the app is, where it sends its users back to, what it may read, and who approved it when. */
+function AboutApp({ app }: { app: ConnectedAppDetail }) {
+  return (
+    <section className="card" aria-labelledby="about-title">
+      <h2 id="about-title">About this app</h2>
+      <dl className="facts">
+        <dt>Identified by</dt>
+        <dd>
+          {app.identity.kind === 'metadata_document' ? (
+            <>Its metadata document (Client ID Metadata Document) at <code>{app.identity.url}</code></>
+          ) : (
+            <>Registration with this server, as client <code>{app.identity.clientId}</code></>
+          )}
+        </dd>
+        <dt>Redirects to</dt>
+        <dd>
+          {app.redirectHosts.length === 0 ? (
+            <span className="muted">Not recorded (approved before redirects were kept)</span>
+          ) : (
+            <ul aria-label="Redirect hosts">
+              {app.redirectHosts.map((redirect) => (
+                <li key={redirect.host}><code>{redirect.host}</code> <span className="muted">({REDIRECT_KIND[redirect.kind]})</span></li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        <dt>Permissions</dt>
+        <dd>
+          <ul aria-label="Permissions">
+            {app.scopes.map((scope) => (
+              <li key={scope}><code>{scope}</code>: {SCOPE_WORDS[scope as keyof typeof SCOPE_WORDS]}</li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Approved by</dt>
+        <dd>{app.approvedBy.name}</dd>
+        <dt>Approved</dt>
+        <dd><When at={app.createdAt} empty="" /> UTC</dd>
+        <dt>Last used</dt>
+        <dd><When at={app.lastUsedAt} empty="Never" />{app.lastUsedAt && ' UTC'}</dd>
+      </dl>
+    </section>
   );
 }
