@@ -37,7 +37,7 @@ export function tracing(): Tracing | undefined {
 
 /**
  * Runs `fn` in a span named `name`, a child of the current span; a thrown error marks the span failed
- * and is thrown on. `kind` is OpenTelemetry's: CLIENT for a call to another service.
+ * (with its kind) and is thrown on. `kind` is OpenTelemetry's: CLIENT for a call to another service.
  */
 export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   const traced = tracing();
@@ -48,7 +48,11 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
     try {
       return await fn();
     } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      // The error's kind (`error.type`: PostgreSQL's code, else the class's name), never its message:
+      // a database error can quote the value it refused, and a span never carries a statement's values.
+      const { code, name } = error as { code?: unknown; name?: unknown };
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute('error.type', typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error');
       throw error;
     } finally {
       span.end();
