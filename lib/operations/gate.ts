@@ -71,56 +71,69 @@ export function admit(request: Request, door: Door, requestId = randomUUID(), he
   return inSpan('gate', { 'http.response.header.x-request-id': requestId }, () => admitted(request, door, requestId, headers));
 }
 
-async function admitted(request: Request, door: Door, requestId: string, headers: Record<string, string>): Promise<Admitted | Response> {
-  const startedAt = performance.now();
-  let auth: AuthContext | null = null;
-  let limited = false;
-  // What the server's log line and metrics say of the request (lib/telemetry/request.ts), and the
-  // request log's record of the answer (lib/usage/request-log.ts: queued here, written in batches).
-  const logged = (response: Response): Response => {
-    const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
-    const limit = headers['X-RateLimit-Limit'];
-    const remaining = headers['X-RateLimit-Remaining'];
-    const reset = headers['X-RateLimit-Reset'];
-    const rateLimited = limited || response.status === 429;
-    annotateRequest({
-      route: endpoint,
-      requestId,
-      orgId: auth?.orgId,
-      credential: auth ? credentialLabel(auth) : undefined,
-      rateLimit: limit === undefined || remaining === undefined ? undefined : { limit: Number(limit), remaining: Number(remaining), limited: rateLimited },
-    });
-    if (!requestLogEnabled()) return response;
-    recordRequest({
-      auth,
-      authorization: auth ? null : request.headers.get('authorization'),
-      method: request.method,
-      url: request.url,
-      endpoint,
-      tool,
-      status: response.status,
-      durationMs: performance.now() - startedAt,
-      clientAddress: trustedClientAddress(request.headers),
-      rateRemaining: remaining === undefined ? null : Number(remaining),
-      rateReset: reset === undefined ? null : Number(reset),
-      rateLimited,
-      requestId,
-    });
-    return response;
-  };
-  headers = { ...headers, 'X-Request-Id': requestId };
+/** What the gate has learnt of a request so far: what the record of its answer says (recordAnswer). */
+interface GateState {
+  startedAt: number;
+  auth: AuthContext | null;
+  /** Whether a call of the request was refused by its rate limit. */
+  limited: boolean;
+  /** The answer's headers: the door's, the request id and the rate limit's. */
+  headers: Record<string, string>;
+}
+
+/**
+ * What the server's log line and metrics say of the request (lib/telemetry/request.ts), and the
+ * request log's record of the answer (lib/usage/request-log.ts: queued here, written in batches).
+ */
+function recordAnswer(request: Request, door: Door, requestId: string, state: GateState, response: Response): Response {
+  const { auth, headers } = state;
+  const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
+  const limit = headers['X-RateLimit-Limit'];
+  const remaining = headers['X-RateLimit-Remaining'];
+  const reset = headers['X-RateLimit-Reset'];
+  const rateLimited = state.limited || response.status === 429;
+  annotateRequest({
+    route: endpoint,
+    requestId,
+    orgId: auth?.orgId,
+    credential: auth ? credentialLabel(auth) : undefined,
+    rateLimit: limit === undefined || remaining === undefined ? undefined : { limit: Number(limit), remaining: Number(remaining), limited: rateLimited },
+  });
+  if (!requestLogEnabled()) return response;
+  recordRequest({
+    auth,
+    authorization: auth ? null : request.headers.get('authorization'),
+    method: request.method,
+    url: request.url,
+    endpoint,
+    tool,
+    status: response.status,
+    durationMs: performance.now() - state.startedAt,
+    clientAddress: trustedClientAddress(request.headers),
+    rateRemaining: remaining === undefined ? null : Number(remaining),
+    rateReset: reset === undefined ? null : Number(reset),
+    rateLimited,
+    requestId,
+  });
+  return response;
+}
+
+async function admitted(request: Request, door: Door, requestId: string, doorHeaders: Record<string, string>): Promise<Admitted | Response> {
+  const state: GateState = { startedAt: performance.now(), auth: null, limited: false, headers: { ...doorHeaders, 'X-Request-Id': requestId } };
+  const logged = (response: Response) => recordAnswer(request, door, requestId, state, response);
   try {
     let authFailure: unknown = null;
     try {
-      auth = await door.credential(request);
+      state.auth = await door.credential(request);
       // On the gate's span: org ids are for traces and logs, never for metric labels.
-      setSpanAttributes({ 'metrics_api.org_id': auth.orgId });
+      setSpanAttributes({ 'metrics_api.org_id': state.auth.orgId });
     } catch (error) {
       // A credential that cannot be checked (the database is unreachable) is neither valid nor
       // invalid: 503 at once, counted in no window, with that window's headers read without counting.
-      if (isUnavailable(error)) return logged(problemResponse(toApiError(error, requestId), { ...headers, ...(await uncountedHeaders(request.headers)) }));
+      if (isUnavailable(error)) return logged(problemResponse(toApiError(error, requestId), { ...state.headers, ...(await uncountedHeaders(request.headers)) }));
       authFailure = error;
     }
+    const { auth } = state;
     // Without a valid credential, every request counts per address in the data window (guessing is
     // throttled whatever the message); with one, a request that reads no data counts one unit of the
     // protocol window, and any other one unit per call (at least one) of the data window.
@@ -130,7 +143,7 @@ async function admitted(request: Request, door: Door, requestId: string, headers
     // batch must not cost the limiter a round trip per call.
     const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
     const last = decisions.at(-1)!;
-    headers = { ...headers, ...rateLimitHeaders(last, window) };
+    const headers = (state.headers = { ...state.headers, ...rateLimitHeaders(last, window) });
     // The detail says the very number of seconds the header does.
     const retryAfter = Number(headers['Retry-After']);
     if (!auth) {
@@ -149,12 +162,12 @@ async function admitted(request: Request, door: Door, requestId: string, headers
         // The last decision stands for every call past the units taken (it was refused, if any were).
         const decision = decisions.length > 1 ? decisions.shift()! : decisions[0]!;
         if (!decision.allowed) {
-          limited = true;
+          state.limited = true;
           throw rateLimited(`this ${noun}`, retryAfterSeconds(decision));
         }
       },
     };
   } catch (error) {
-    return logged(problemResponse(toApiError(error, requestId), headers));
+    return logged(problemResponse(toApiError(error, requestId), state.headers));
   }
 }

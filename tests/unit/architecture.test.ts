@@ -163,6 +163,18 @@ describe('the top-level parts of the repository', () => {
   });
 });
 
+describe('the size of the code', () => {
+  const files = ['lib', 'app', 'scripts'].flatMap((part) => sourceFiles(path.join(ROOT, part)));
+
+  it('has no function over 80 lines in lib/, app/ or scripts/', () => {
+    expect(files.flatMap((file) => longFunctions(file, 80, ROOT))).toEqual([]);
+  });
+
+  it('has no file of lib/ over 450 lines', () => {
+    expect(longFiles(sourceFiles(LIB), 450, ROOT)).toEqual([]);
+  });
+});
+
 describe('the size of lib/metrics', () => {
   const files = sourceFiles(path.join(LIB, 'metrics'));
 
