@@ -890,9 +890,9 @@ describe('stopping the cluster', () => {
     const running = cluster.processes.filter((process) => isAlive(process.pid));
     expect(running.map((process) => process.name)).toEqual(['postgres primary', 'postgres replica', 'haproxy', 'prometheus', 'instance i4']);
     const tree = processTree(running.map((process) => process.pid));
-    // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …).
+    // Each PostgreSQL server has its own processes (checkpointer, WAL sender and receiver, …). The tree
+    // is read from `ps`, so each was alive then; a connection's backend may end on its own before stop().
     expect(tree.length).toBeGreaterThan(running.length);
-    expect(tree.filter(isAlive)).toEqual(tree);
     logs.length = 0;
     const startedAt = Date.now();
     await cluster.stop();

@@ -70,19 +70,23 @@ describe('signIn', () => {
   });
 
   it('spends about as long on an unknown email as on a wrong password (a decoy hash is verified)', async () => {
-    const median = async (email: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i += 1) {
-        const start = performance.now();
-        await signIn({ email, password: `wrong-${i}`, address: '192.0.2.3' }, SignInThrottle.inProcess());
-        times.push(performance.now() - start);
-      }
-      return times.sort((a, b) => a - b)[2]!;
+    const time = async (email: string, i: number) => {
+      const start = performance.now();
+      await signIn({ email, password: `wrong-${i}`, address: '192.0.2.3' }, SignInThrottle.inProcess());
+      return performance.now() - start;
     };
-    await median('member@demo.agency'); // warm-up: connections and the decoy hash
-    const [known, unknown] = [await median('member@demo.agency'), await median('nobody@demo.agency')];
-    expect(unknown).toBeGreaterThan(known * 0.5);
-    expect(unknown).toBeLessThan(known * 2);
+    const medianOf = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+    await time('member@demo.agency', -1); // warm-up: connections and the decoy hash
+    await time('nobody@demo.agency', -1);
+    // Taken in turns, so that a burst of load from the other test files falls on both sides alike.
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      known.push(await time('member@demo.agency', i));
+      unknown.push(await time('nobody@demo.agency', i));
+    }
+    expect(medianOf(unknown)).toBeGreaterThan(medianOf(known) * 0.5);
+    expect(medianOf(unknown)).toBeLessThan(medianOf(known) * 2);
   });
 
   it('refuses the right password from an address with 5 recent failures on the account, and creates no session; another address signs in', async () => {
