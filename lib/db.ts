@@ -13,7 +13,7 @@ import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaSta
 import { PrismaClient } from './generated/prisma/client';
 import { isUnavailable } from './http/unavailable';
 import { metrics, sampleOnScrape } from './telemetry/metrics';
-import { inSpan } from './telemetry/tracing';
+import { inLeafSpan } from './telemetry/tracing';
 
 /** One database: its pool, and the names of the statements prepared on its connections (which go with them). */
 interface Database {
@@ -228,7 +228,7 @@ async function runStatement<Row extends pg.QueryResultRow>(pool: pg.Pool, poolNa
   const { name, text } = statement;
   const spanName = `pg.query:${name ?? text.trim().split(/\s/, 1)[0]!.toUpperCase()}`;
   const attributes = { 'db.system.name': 'postgresql', 'db.client.connection.pool.name': poolName, 'db.query.text': text };
-  return (await inSpan(spanName, attributes, () => pool.query<Row>(statement), SpanKind.CLIENT)).rows;
+  return (await inLeafSpan(spanName, attributes, () => pool.query<Row>(statement), SpanKind.CLIENT)).rows;
 }
 
 function query<Row extends pg.QueryResultRow>(database: Database, text: string, values: unknown[]): Promise<Row[]> {

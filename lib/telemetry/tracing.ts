@@ -36,28 +36,52 @@ export function tracing(): Tracing | undefined {
 }
 
 /**
- * Runs `fn` in a span named `name`, a child of the current span; a thrown error marks the span failed
- * (with its kind) and is thrown on. `kind` is OpenTelemetry's: CLIENT for a call to another service.
+ * Runs `fn` in a span named `name`, a child of the current span, which is current while `fn` runs; a
+ * thrown error marks the span failed (with its kind) and is thrown on. `kind` is OpenTelemetry's:
+ * CLIENT for a call to another service.
  */
 export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   const traced = tracing();
-  if (!traced) return fn();
+  const span = traced && childSpan(traced, name, attributes, kind);
+  if (!span) return fn();
+  return traced.spans.run(span, () => endedWith(span, fn));
+}
+
+/**
+ * `inSpan` for a span that has no child of its own (a SQL statement): the current span stays the
+ * caller's, which saves an async context per span, and statements run side by side each get their
+ * span under the same parent.
+ */
+export function inLeafSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind): Promise<T> {
+  const traced = tracing();
+  const span = traced && childSpan(traced, name, attributes, kind);
+  return span ? endedWith(span, fn) : fn();
+}
+
+/**
+ * A new span under the current one, or none when the current one is not recorded: its trace was
+ * sampled out, and every standard sampler leaves its children out too (the parent-based ones follow
+ * the parent, the ratio one decides by the trace id the child shares), so nothing is made for them.
+ */
+function childSpan(traced: Tracing, name: string, attributes: Attributes, kind: SpanKind): Span | undefined {
   const parent = traced.spans.getStore();
-  const span = traced.tracer.startSpan(name, { kind, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
-  return traced.spans.run(span, async () => {
-    try {
-      return await fn();
-    } catch (error) {
-      // The error's kind (`error.type`: PostgreSQL's code, else the class's name), never its message:
-      // a database error can quote the value it refused, and a span never carries a statement's values.
-      const { code, name } = error as { code?: unknown; name?: unknown };
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute('error.type', typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error');
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  if (parent && !parent.isRecording()) return undefined;
+  return traced.tracer.startSpan(name, { kind, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
+}
+
+async function endedWith<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    // The error's kind (`error.type`: PostgreSQL's code, else the class's name), never its message:
+    // a database error can quote the value it refused, and a span never carries a statement's values.
+    const { code, name } = error as { code?: unknown; name?: unknown };
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setAttribute('error.type', typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error');
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Sets attributes on the current span (the gate's, a tool call's), when there is one. */
