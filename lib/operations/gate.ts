@@ -6,6 +6,7 @@
 // whether it reads no data at all (an MCP protocol message): such a request counts in the protocol
 // window (lib/contract/limits.ts), never in the data window, and its limit headers describe that window.
 import { randomUUID } from 'node:crypto';
+import { bearerOf, type Bearer } from '../auth/bearer';
 import type { AuthContext } from '../contract/credential';
 import { rateLimited } from '../contract/errors';
 import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
@@ -20,8 +21,8 @@ import { toApiError } from './failures';
 import { problemResponse } from './problems';
 
 export interface Door {
-  /** The request's credential, or a thrown `unauthorized` ApiError. */
-  credential(request: Request): Promise<AuthContext>;
+  /** The request's credential, from its Authorization header as the gate read it, or a thrown `unauthorized` ApiError. */
+  credential(request: Request, bearer: Bearer): Promise<AuthContext>;
   /** What the door calls a credential in a 429's detail: `key` on REST, `credential` on MCP. */
   noun: string;
   /**
@@ -74,6 +75,8 @@ export function admit(request: Request, door: Door, requestId = randomUUID(), he
 /** What the gate has learnt of a request so far: what the record of its answer says (recordAnswer). */
 interface GateState {
   startedAt: number;
+  /** The request's Authorization header, read once for the door and for the record of a refusal. */
+  bearer: Bearer;
   auth: AuthContext | null;
   /** Whether a call of the request was refused by its rate limit. */
   limited: boolean;
@@ -102,7 +105,7 @@ function recordAnswer(request: Request, door: Door, requestId: string, state: Ga
   if (!requestLogEnabled()) return response;
   recordRequest({
     auth,
-    authorization: auth ? null : request.headers.get('authorization'),
+    bearer: auth ? null : state.bearer,
     method: request.method,
     url: request.url,
     endpoint,
@@ -119,12 +122,18 @@ function recordAnswer(request: Request, door: Door, requestId: string, state: Ga
 }
 
 async function admitted(request: Request, door: Door, requestId: string, doorHeaders: Record<string, string>): Promise<Admitted | Response> {
-  const state: GateState = { startedAt: performance.now(), auth: null, limited: false, headers: { ...doorHeaders, 'X-Request-Id': requestId } };
+  const state: GateState = {
+    startedAt: performance.now(),
+    bearer: bearerOf(request.headers.get('authorization')),
+    auth: null,
+    limited: false,
+    headers: { ...doorHeaders, 'X-Request-Id': requestId },
+  };
   const logged = (response: Response) => recordAnswer(request, door, requestId, state, response);
   try {
     let authFailure: unknown = null;
     try {
-      state.auth = await door.credential(request);
+      state.auth = await door.credential(request, state.bearer);
       // On the gate's span: org ids are for traces and logs, never for metric labels.
       setSpanAttributes({ 'metrics_api.org_id': state.auth.orgId });
     } catch (error) {

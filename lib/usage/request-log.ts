@@ -15,6 +15,7 @@
 // key at flush time, so the refusal costs no lookup; an unknown credential belongs to no organisation
 // and is not logged.
 import { hashKey } from '../auth/api-keys';
+import type { Bearer } from '../auth/bearer';
 import { KEY_PATTERN } from '../key-format';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
@@ -40,8 +41,8 @@ export interface AnswerFacts {
 export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
   /** The credential that was admitted, or null when the request was refused before one was. */
   auth: AuthContext | null;
-  /** The raw Authorization header of a refused request: only a key's hash is kept, to find the key. */
-  authorization?: string | null;
+  /** The Authorization header of a refused request, as the gate read it: only a key's hash is kept, to find the key. */
+  bearer?: Bearer | null;
   method: string;
   url: string;
   tool?: string | null;
@@ -103,9 +104,8 @@ function pruning(): Pruning {
 }
 
 /** The hash of the key a refused request's Authorization header names, if it names one. */
-function presentedKeyHash(authorization: string | null | undefined): string | null {
-  const key = /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
-  return key && KEY_PATTERN.test(key) ? hashKey(key) : null;
+function presentedKeyHash(bearer: Bearer | null | undefined): string | null {
+  return bearer?.kind === 'bearer' && KEY_PATTERN.test(bearer.token) ? hashKey(bearer.token) : null;
 }
 
 /**
@@ -141,7 +141,7 @@ export function requestLogEnabled(): boolean {
 export function recordRequest(record: RequestRecord, now = new Date()): void {
   if (!requestLogEnabled()) return;
   const { auth } = record;
-  const keyHash = auth ? null : presentedKeyHash(record.authorization);
+  const keyHash = auth ? null : presentedKeyHash(record.bearer);
   if (!auth && !keyHash) return;
   const apiKeyId = auth?.kind === 'api_key' ? auth.keyId : null;
   const grantId = auth?.kind === 'oauth_grant' ? auth.grantId : null;
