@@ -1,7 +1,7 @@
 // The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
-// neither door (rest, mcp) imports the other, nor openapi/ either door. What is done in one place is
+// neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is done in one place is
 // written in one file (the bearer header's reading). And sizes: no function of lib/metrics over 60 lines, no
 // file of it over 450. And no measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor, so comments and strings
 // that look like imports are not counted.
@@ -130,6 +130,10 @@ describe('the folders of lib/', () => {
     for (const surface of ['metrics', 'account']) {
       expect(importsOf(surface).filter((to) => ['operations', ...DOORS].includes(to))).toEqual([]);
     }
+  });
+
+  it('keep the data surfaces out of auth/: the rows a credential reaches are reach/', () => {
+    expect([...(graph.get('metrics') ?? [])].filter(([to]) => to === 'auth').map(([, why]) => why)).toEqual([]);
   });
 
   it('sees a cycle and a crossing when there is one (the check itself)', () => {
