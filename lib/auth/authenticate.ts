@@ -3,7 +3,7 @@
 import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError, INVALID_KEY_DETAIL } from '../contract/errors';
-import { hashKey } from './api-keys';
+import { hashKey } from '../keys/issuing';
 import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';

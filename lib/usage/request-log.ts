@@ -14,7 +14,7 @@
 // expired key, or a key sent alongside a second one in the query): the key's hash is resolved to the
 // key at flush time, so the refusal costs no lookup; an unknown credential belongs to no organisation
 // and is not logged.
-import { hashKey } from '../auth/api-keys';
+import { hashKey } from '../keys/issuing';
 import type { Bearer } from '../auth/bearer';
 import { KEY_PATTERN } from '../key-format';
 import type { AuthContext } from '../contract/credential';

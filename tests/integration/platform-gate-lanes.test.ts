@@ -5,7 +5,7 @@
 // their times.
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '@/lib/auth/authenticate';
-import { hashKey } from '@/lib/auth/api-keys';
+import { hashKey } from '@/lib/keys/issuing';
 import { lookupLane, UNKNOWN_CREDENTIAL_LANE } from '@/lib/auth/org-hints';
 import { gateSql } from '@/lib/db';
 import { mintKey } from '../support/api';

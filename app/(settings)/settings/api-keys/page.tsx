@@ -4,7 +4,7 @@ import { appUrl } from '@/lib/app-url';
 import type { Scope } from '@/lib/contract/scopes';
 import { SCOPES } from '@/lib/contract/scopes';
 import { CSRF_FIELD, isAdmin, requireSession, SETTINGS_HOME } from '@/lib/session/current';
-import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/settings/api-keys';
+import { filterKeys, listApiKeys, listOrgClients, type KeyListItem } from '@/lib/keys/management';
 import { listAuditEvents } from '@/lib/audit/events';
 import { dayAfter, EXPIRY_PRESET_DAYS, KEY_NAME_MAX, KEY_NOTE_MAX, todayUtc } from '@/lib/settings/key-form';
 import { listOrgAdmins } from '@/lib/settings/members';
