@@ -23,6 +23,7 @@ import { sql } from '../db';
 import { batchQueue } from './batch-queue';
 import { PATH_MAX, redactUrl } from './request-log-redaction';
 import { logger } from '../telemetry/logger';
+import { processWide } from '../process-wide';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
 export interface AnswerFacts {
@@ -96,12 +97,7 @@ interface Pruning {
   touched: Set<string>;
 }
 
-const globalForRequestLog = globalThis as unknown as { metricsRequestLogPruning?: Pruning };
-
-function pruning(): Pruning {
-  globalForRequestLog.metricsRequestLogPruning ??= { at: Date.now(), touched: new Set() };
-  return globalForRequestLog.metricsRequestLogPruning;
-}
+const pruning = processWide('request-log-pruning', (): Pruning => ({ at: Date.now(), touched: new Set() }));
 
 /** The hash of the key a refused request's Authorization header names, if it names one. */
 function presentedKeyHash(bearer: Bearer | null | undefined): string | null {
@@ -116,11 +112,12 @@ function presentedKeyHash(bearer: Bearer | null | undefined): string | null {
  */
 const SAMPLED_CREDENTIALS_MAX = 10_000;
 
-const globalForRefusals = globalThis as unknown as { metricsRequestLogRefusals?: Map<string, number> };
+/** The end of the window in which each credential's logged refusal fell. */
+const loggedRefusals = processWide('request-log-refusals', () => new Map<string, number>());
 
 /** Whether a refusal of `credential` in the window ending at `reset` is the first: the one that is logged. */
 function firstRefusalOfWindow(credential: string, reset: number): boolean {
-  const logged = (globalForRefusals.metricsRequestLogRefusals ??= new Map());
+  const logged = loggedRefusals();
   if (logged.get(credential) === reset) return false;
   if (logged.size >= SAMPLED_CREDENTIALS_MAX) {
     // Windows that have ended need no memory; past that, forgetting costs at most one more row each.

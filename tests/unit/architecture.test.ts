@@ -2,7 +2,7 @@
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
 // neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is done in one place is
-// written in one file (the bearer header's reading). And sizes: no function of lib/metrics over 60 lines, no
+// written in one file (the bearer header's reading, what the process shares on globalThis). And sizes: no function of lib/metrics over 60 lines, no
 // file of it over 450. And no measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor, so comments and strings
 // that look like imports are not counted.
 import { readFileSync } from 'node:fs';
@@ -156,6 +156,13 @@ function filesHolding(files: string[], text: string): string[] {
 describe('what lib/ does in one place', () => {
   it("reads the Authorization header's bearer token in one file (lib/auth/bearer.ts)", () => {
     expect(filesHolding(sourceFiles(LIB), '/^Bearer')).toEqual(['lib/auth/bearer.ts']);
+  });
+
+  // What every bundle of the process shares is made by processWide. Exempt: scripts/ and tests/, which
+  // read or reset a slot from outside the bundles (scripts/drain.mjs the slot `shutdown`).
+  it('touches globalThis in one file of lib/, app/, proxy.ts and instrumentation.ts (lib/process-wide.ts)', () => {
+    const files = [...sourceFiles(LIB), ...sourceFiles(path.join(ROOT, 'app')), path.join(ROOT, 'proxy.ts'), path.join(ROOT, 'instrumentation.ts')];
+    expect(filesHolding(files, 'globalThis')).toEqual(['lib/process-wide.ts']);
   });
 });
 
