@@ -12,14 +12,14 @@ import { toolCallCounts, type CallCount } from '@/lib/usage/tool-calls';
 import { CreateKeyForm } from './create-key-form';
 import { EditKeyButton, RotateKeyButton } from './key-row-actions';
 import type { ScopeOption } from './key-form-fields';
-import { RevokeButton } from '../../revoke-button';
+import { RevokeButton } from '../../_components/revoke-button';
 import { revokeKeyAction } from './actions';
-import { ActivityList } from '../../activity-list';
-import { AskAnAdmin } from '../../ask-an-admin';
-import { Cell } from '../../cell';
-import { KeyStatus } from '../../key-status';
-import { When } from '../../when';
-import { ToolCalls } from '../../tool-calls';
+import { ActivityList } from '../../_components/activity-list';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
+import { Cell } from '../../_components/cell';
+import { KeyStatus } from '../../_components/key-status';
+import { When } from '../../_components/when';
+import { ToolCalls } from '../../_components/tool-calls';
 
 export const metadata: Metadata = { title: 'API keys · Settings · Metrics API' };
 
