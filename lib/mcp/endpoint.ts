@@ -208,9 +208,9 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     // messages only, or of no JSON-RPC message at all (the SDK clients' GET probe, a DELETE, a body that
     // does not parse: the handler answers those without reading data), takes one unit of the protocol
     // window; anything else (an unknown method) one unit of the data window.
-    calls: () => messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
-    readsNoData: () => messages === null || messages.every(readsNoData),
-    describe: () => describeMcpRequest(messages ?? []),
+    calls: messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
+    readsNoData: messages === null || messages.every(readsNoData),
+    names: describeMcpRequest(messages ?? []),
   };
   const admitted = await admit(request, door, requestId, cors);
   if (admitted instanceof Response) return admitted;

@@ -29,11 +29,11 @@ export interface Door {
    * How many calls the request carries that are each counted and refused on their own (the tool calls
    * of an MCP batch). Absent or 0: the request takes one unit and is refused whole when over the limit.
    */
-  calls?(request: Request, auth: AuthContext): number;
+  calls?: number;
   /** What the request log and the usage charts call the request's endpoint (and its MCP tools); its path when absent. */
-  describe?(request: Request): { endpoint: string; tool?: string | null };
+  names?: { endpoint: string; tool?: string | null };
   /** True when the request reads no data (MCP: initialize, tools/list, ping, notifications…); absent: false. */
-  readsNoData?(request: Request): boolean;
+  readsNoData?: boolean;
 }
 
 /** A request the gate let through: its credential, and the headers every answer to it carries. */
@@ -90,7 +90,7 @@ interface GateState {
  */
 function recordAnswer(request: Request, door: Door, requestId: string, state: GateState, response: Response): Response {
   const { auth, headers } = state;
-  const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
+  const { endpoint, tool } = door.names ?? { endpoint: new URL(request.url).pathname };
   const limit = headers['X-RateLimit-Limit'];
   const remaining = headers['X-RateLimit-Remaining'];
   const reset = headers['X-RateLimit-Reset'];
@@ -146,8 +146,8 @@ async function admitted(request: Request, door: Door, requestId: string, doorHea
     // Without a valid credential, every request counts per address in the data window (guessing is
     // throttled whatever the message); with one, a request that reads no data counts one unit of the
     // protocol window, and any other one unit per call (at least one) of the data window.
-    const window: RateLimitWindow = auth && door.readsNoData?.(request) ? 'protocol' : 'data';
-    const calls = auth && window === 'data' && door.calls ? door.calls(request, auth) : 0;
+    const window: RateLimitWindow = auth && door.readsNoData ? 'protocol' : 'data';
+    const calls = auth && window === 'data' ? (door.calls ?? 0) : 0;
     // At most one more unit than a window holds: past that every call is refused anyway, and a large
     // batch must not cost the limiter a round trip per call.
     const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));
