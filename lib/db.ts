@@ -14,6 +14,7 @@ import { PrismaClient } from './generated/prisma/client';
 import { isUnavailable } from './http/unavailable';
 import { metrics, sampleOnScrape } from './telemetry/metrics';
 import { inLeafSpan } from './telemetry/tracing';
+import { processWide } from './process-wide';
 
 /** One database: its pool, and the names of the statements prepared on its connections (which go with them). */
 interface Database {
@@ -35,7 +36,8 @@ interface Db {
   replica: { database: Database; monitor: ReplicaMonitor } | null;
 }
 
-const globalForDb = globalThis as unknown as { metricsDb?: Db };
+/** The process's pools, made on first use (db()) and ended by closeDb. */
+const processDb = processWide('db', (): { current?: Db } => ({}));
 
 /** How long a query waits for a pooled connection before it fails (503) rather than hang. */
 export const CONNECTION_WAIT_MS = 5_000;
@@ -158,7 +160,7 @@ function createDb(): Db {
 
 /** The pools' connections as the metrics report them (db.client.connection.*), read when scraped. */
 function samplePools(): void {
-  const current = globalForDb.metricsDb;
+  const { current } = processDb();
   const { dbConnections, dbConnectionsMax, dbPending } = metrics();
   for (const gauge of [dbConnections, dbConnectionsMax, dbPending]) gauge.reset();
   if (!current) return;
@@ -175,11 +177,12 @@ function samplePools(): void {
 
 /** Created on first use, not at import: `next build` imports route modules without a database. */
 function db(): Db {
-  if (!globalForDb.metricsDb) {
-    globalForDb.metricsDb = createDb();
+  const slot = processDb();
+  if (!slot.current) {
+    slot.current = createDb();
     sampleOnScrape('db', samplePools);
   }
-  return globalForDb.metricsDb;
+  return slot.current;
 }
 
 export function prisma(): PrismaClient {
@@ -344,8 +347,9 @@ export class SqlParams {
 
 /** Ends every pool (the server's shutdown, tests, scripts); the next query opens them again. */
 export async function closeDb(): Promise<void> {
-  const current = globalForDb.metricsDb;
-  globalForDb.metricsDb = undefined;
+  const slot = processDb();
+  const { current } = slot;
+  slot.current = undefined;
   if (current) {
     await current.prisma.$disconnect();
     await Promise.all([current.primary.pool.end(), current.gatePool.end(), current.replica?.database.pool.end()]);

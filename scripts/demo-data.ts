@@ -1,7 +1,7 @@
 // The demo's database contents, for `npm run demo` and `npm run demo:cluster` alike: the migrations,
 // the demo data (seeded once, into an empty database) and a fresh demo key.
 import pg from 'pg';
-import { createApiKey } from '../lib/auth/api-keys';
+import { createApiKey } from '../lib/keys/issuing';
 import { SCOPES } from '../lib/contract/scopes';
 import { closeDb, prisma } from '../lib/db';
 import { applyMigrations } from '../prisma/migrate';

@@ -8,7 +8,7 @@
 //    moment the drain starts (as Node's server.close() does) races a client that is sending its next
 //    request on it, which would then fail without having been read;
 // 4. when no connection is left, the app writes what it batches and closes its pools
-//    (globalThis.metricsShutdown, set by instrumentation.ts), and the process exits 0.
+//    (the `shutdown` of the app's process-wide slot, set by instrumentation.ts), and the process exits 0.
 // Requests still running after SHUTDOWN_GRACE_MS (default 10 s) are cut; the app's last work then gets
 // up to 5 s more, and the process exits 1. The same signal twice ends the process at once.
 import net from 'node:net';
@@ -19,6 +19,8 @@ const IDLE_CLOSE_MS = 1_000;
 const SWEEP_EVERY_MS = 100;
 /** The most the app's last work (flushes, pools) may take. */
 const LAST_WORK_MS = 5_000;
+/** The slot the app shares with the drain (lib/shutdown.ts, through lib/process-wide.ts): `draining` and `shutdown`. */
+const SHUTDOWN_SLOT = Symbol.for('metrics-api.shutdown');
 
 /**
  * Follows the server's connections and requests, and returns `drain()`, which resolves with the
@@ -49,7 +51,7 @@ export function drainable(server, { graceMs, log = console.log }) {
 
   return async function drain() {
     draining = true;
-    globalThis.metricsDraining = true;
+    (globalThis[SHUTDOWN_SLOT] ??= {}).draining = true;
     const startedAt = Date.now();
     log(`[server] draining: ${responses.size} requests in flight, ${connections.size} connections open.`);
     for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -75,7 +77,7 @@ export function drainable(server, { graceMs, log = console.log }) {
 
     let lastWorkTimer;
     const lastWorkOver = new Promise((resolve) => (lastWorkTimer = setTimeout(resolve, LAST_WORK_MS, 'over')));
-    const lastWork = (globalThis.metricsShutdown?.() ?? Promise.resolve()).then(
+    const lastWork = (globalThis[SHUTDOWN_SLOT].shutdown?.() ?? Promise.resolve()).then(
       () => 'done',
       (error) => {
         log(`[server] the app's last work failed: ${error.message}`);

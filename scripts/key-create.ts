@@ -7,7 +7,7 @@
 // the overlap ends (default 24h), as the settings page's Rotate does.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiKey, InvalidKeyRequest, isRotationOverlap, liveKeyWhere, rotateApiKey, ROTATION_OVERLAPS, type RotationOverlap } from '../lib/auth/api-keys';
+import { createApiKey, InvalidKeyRequest, isRotationOverlap, liveKeyWhere, rotateApiKey, ROTATION_OVERLAPS, type RotationOverlap } from '../lib/keys/issuing';
 import { isScope, SCOPES, type Scope } from '../lib/contract/scopes';
 import { closeDb, prisma, sql } from '../lib/db';
 import { keyNameSchema } from '../lib/settings/key-form';

@@ -3,8 +3,8 @@ import Link from 'next/link';
 import { signOutAction } from '@/app/login/actions';
 import { CSRF_FIELD, currentSession, isAdmin } from '@/lib/session/current';
 import { recentSignInSecondsLeft } from '@/lib/session/recent-sign-in';
-import { SettingsNav } from './settings-nav';
-import { SudoProvider } from './sudo';
+import { SettingsNav } from './_components/settings-nav';
+import { SudoProvider } from './_components/sudo';
 import './settings.css';
 
 /**

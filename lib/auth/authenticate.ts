@@ -3,12 +3,13 @@
 import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError, INVALID_KEY_DETAIL } from '../contract/errors';
-import { hashKey } from './api-keys';
+import { hashKey } from '../keys/issuing';
 import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';
 import { lookupLane, rememberOrg } from './org-hints';
 import { isScope } from '../contract/scopes';
+import type { Bearer } from './bearer';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
@@ -73,16 +74,14 @@ function stopsAt(expiresAt: Date | null, retiresAt: Date | null): Date | null {
   return expiresAt < retiresAt ? expiresAt : retiresAt;
 }
 
-/** Returns the credential's context or throws 401 `unauthorized`. */
-export async function authenticate(request: Request): Promise<ApiKeyContext> {
+/** Returns the credential's context or throws 401 `unauthorized`; `bearer` is the request's Authorization header, read (bearerOf). */
+export async function authenticate(request: Request, bearer: Bearer): Promise<ApiKeyContext> {
   await refuseKeyOutsideHeader(request);
-  const header = request.headers.get('authorization');
-  if (!header) throw unauthorized('Send your API key as the header `Authorization: Bearer <key>`.');
-  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
-  if (!match || !KEY_PATTERN.test(match[1]!)) {
+  if (bearer.kind === 'none') throw unauthorized('Send your API key as the header `Authorization: Bearer <key>`.');
+  if (bearer.kind === 'malformed' || !KEY_PATTERN.test(bearer.token)) {
     throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
   }
-  const hash = hashKey(match[1]!);
+  const hash = hashKey(bearer.token);
   const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hash], lookupLane(hash));
   if (row) rememberOrg(hash, row.org_id);
   const now = Date.now();

@@ -4,21 +4,19 @@
 // server processes too.
 import { sql } from '../db';
 import { logger } from '../telemetry/logger';
+import { processWide } from '../process-wide';
 
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-const globalForLastUsed = globalThis as unknown as { metricsLastWritten?: Map<string, Map<string, number>>; metricsLastUsedWrites?: Set<Promise<void>> };
-
 /** The writes under way, which the server's shutdown waits for (flushLastUsed). */
-function writesUnderWay(): Set<Promise<void>> {
-  globalForLastUsed.metricsLastUsedWrites ??= new Set();
-  return globalForLastUsed.metricsLastUsedWrites;
-}
+const writesUnderWay = processWide('last-used-writes', () => new Set<Promise<void>>());
+/** When each credential's last use was last written, by kind of credential. */
+const lastWrittenByKind = processWide('last-used-written', () => new Map<string, Map<string, number>>());
 
 function lastWritten(kind: string): Map<string, number> {
-  globalForLastUsed.metricsLastWritten ??= new Map();
-  let written = globalForLastUsed.metricsLastWritten.get(kind);
-  if (!written) globalForLastUsed.metricsLastWritten.set(kind, (written = new Map()));
+  const byKind = lastWrittenByKind();
+  let written = byKind.get(kind);
+  if (!written) byKind.set(kind, (written = new Map()));
   return written;
 }
 

@@ -2,7 +2,9 @@
 // is looked up: the lane its next lookup waits in for the gate's connections (gateSql in lib/db.ts), so
 // that one organisation's flood of lookups, however many keys it spreads over, cannot keep another
 // organisation's waiting. Only a hint: it decides nothing but the order of waiting, and every lookup
-// still reads the credential afresh. On globalThis, as Next.js bundles lib/ into each route separately.
+// still reads the credential afresh. One map for the whole process (lib/process-wide.ts), as Next.js
+// bundles lib/ into each route separately.
+import { processWide } from '../process-wide';
 
 /** The lane of a credential never seen (or forgotten): all of them share it, guesses included. */
 export const UNKNOWN_CREDENTIAL_LANE = 'unknown credential';
@@ -10,12 +12,7 @@ export const UNKNOWN_CREDENTIAL_LANE = 'unknown credential';
 /** Enough for every live key and token of a busy instance; the least recently seen are forgotten first. */
 const MAX_HINTS = 10_000;
 
-const globalForHints = globalThis as unknown as { metricsOrgHints?: Map<string, string> };
-
-function hints(): Map<string, string> {
-  globalForHints.metricsOrgHints ??= new Map();
-  return globalForHints.metricsOrgHints;
-}
+const hints = processWide('org-hints', () => new Map<string, string>());
 
 /** The lane for the lookup of the credential with this digest. */
 export function lookupLane(digest: string): string {

@@ -8,6 +8,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { createMcpHandler } from 'mcp-handler';
 import { appUrl, mcpUrl, MCP_PATH } from '../app-url';
 import { authenticate } from '../auth/authenticate';
+import type { Bearer } from '../auth/bearer';
 import { KEY_PREFIX } from '../key-format';
 import { credentialId, type AuthContext } from '../contract/credential';
 import { DATA_USE_RULE } from '../contract/data-use';
@@ -76,17 +77,16 @@ function corsHeaders(origin: string | null): Record<string, string> {
 }
 
 /** The credential of an MCP request: an OAuth access token for this endpoint, or an API key as on REST. */
-async function credential(request: Request): Promise<AuthContext> {
-  const token = /^Bearer (\S+)$/i.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
-  if (token && !token.startsWith(KEY_PREFIX)) {
-    const grant = await verifyAccessToken(token);
+async function credential(request: Request, bearer: Bearer): Promise<AuthContext> {
+  if (bearer.kind === 'bearer' && !bearer.token.startsWith(KEY_PREFIX)) {
+    const grant = await verifyAccessToken(bearer.token);
     if (grant) return grant;
     throw new ApiError('unauthorized', 'The access token is not valid: unknown, expired or revoked, issued for another resource, or its grant was withdrawn.', {
       headers: { 'WWW-Authenticate': challenge('invalid_token') },
     });
   }
   try {
-    return await authenticate(request);
+    return await authenticate(request, bearer);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'unauthorized') throw error;
     // The REST challenge names no authorization server; MCP clients discover it from ours.
@@ -208,9 +208,9 @@ export async function handleMcpRequest(incoming: Request): Promise<Response> {
     // messages only, or of no JSON-RPC message at all (the SDK clients' GET probe, a DELETE, a body that
     // does not parse: the handler answers those without reading data), takes one unit of the protocol
     // window; anything else (an unknown method) one unit of the data window.
-    calls: () => messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
-    readsNoData: () => messages === null || messages.every(readsNoData),
-    describe: () => describeMcpRequest(messages ?? []),
+    calls: messages?.filter((message) => message?.method === 'tools/call').length ?? 0,
+    readsNoData: messages === null || messages.every(readsNoData),
+    names: describeMcpRequest(messages ?? []),
   };
   const admitted = await admit(request, door, requestId, cors);
   if (admitted instanceof Response) return admitted;

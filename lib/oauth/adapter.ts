@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sql } from '../db';
 import { logger } from '../telemetry/logger';
+import { processWide } from '../process-wide';
 
 const HASHED_MODELS = new Set([
   'AccessToken',
@@ -38,7 +39,8 @@ export const UNUSED_REGISTRATION_LIFETIME_S = 24 * 60 * 60;
 export const ROTATION_RACE_GRACE_S = 30;
 const CLEANUP_INTERVAL_MS = 10 * 60_000;
 
-const globalForCleanup = globalThis as unknown as { oauthCleanupAt?: number };
+/** When this process last began deleting expired rows (ms since the epoch). */
+const lastCleanup = processWide('oauth-cleanup', () => ({ at: 0 }));
 
 /** The stored form of an id: the SHA-256 of a bearer secret, any other id as it is. */
 export function storedId(model: string, id: string): string {
@@ -52,8 +54,9 @@ export async function deleteExpiredRows(): Promise<void> {
 
 /** Runs deleteExpiredRows in the background, at most every ten minutes per process. */
 function scheduleCleanup(now = Date.now()): void {
-  if ((globalForCleanup.oauthCleanupAt ?? 0) > now - CLEANUP_INTERVAL_MS) return;
-  globalForCleanup.oauthCleanupAt = now;
+  const cleanup = lastCleanup();
+  if (cleanup.at > now - CLEANUP_INTERVAL_MS) return;
+  cleanup.at = now;
   deleteExpiredRows().catch((error: Error) => {
     logger().warn(`[oauth] could not delete expired rows: ${error.message}`);
   });

@@ -3,7 +3,7 @@
 // the list shows: a grant outside the viewer's list is not found, like one that never existed.
 // Revoking deletes the grant with all its codes and tokens, so the very next request with any of them
 // is refused.
-import { membershipClientIds } from '../auth/reach';
+import { membershipClientIds } from '../reach/reach';
 import { OAUTH_SCOPES } from '../contract/scopes';
 import { sql } from '../db';
 import { displayName, isPlainText } from '../text/plain-text';

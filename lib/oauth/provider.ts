@@ -9,6 +9,7 @@ import { cookieKeys } from './cookie-keys';
 import { renderOAuthError } from './error-page';
 import { allowMetadataDocumentFetch, fetchClientMetadata } from './client-metadata';
 import { assertAuthorizationRequest, isMcpResource, narrowRotatedRefreshToken, redirectUriRegistered } from './request-rules';
+import { processWide } from '../process-wide';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -119,18 +120,15 @@ function configuration(): Configuration {
   };
 }
 
-const globalForProvider = globalThis as unknown as { oauthProvider?: Provider };
+function createProvider(): Provider {
+  const provider = new Provider(appUrl(), configuration());
+  // The provider matches a loopback redirect on any port but compares the rest as text, so
+  // `http://127.0.0.1:33418` missed a registered `http://127.0.0.1:33418/`: our rule replaces its check.
+  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, uri: string) {
+    return redirectUriRegistered(uri, this.redirectUris ?? []);
+  };
+  return provider;
+}
 
 /** Created on first use, not at import: `next build` imports route modules. */
-export function oauthProvider(): Provider {
-  if (!globalForProvider.oauthProvider) {
-    const provider = new Provider(appUrl(), configuration());
-    // The provider matches a loopback redirect on any port but compares the rest as text, so
-    // `http://127.0.0.1:33418` missed a registered `http://127.0.0.1:33418/`: our rule replaces its check.
-    provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, uri: string) {
-      return redirectUriRegistered(uri, this.redirectUris ?? []);
-    };
-    globalForProvider.oauthProvider = provider;
-  }
-  return globalForProvider.oauthProvider;
-}
+export const oauthProvider = processWide('oauth-provider', createProvider);

@@ -5,7 +5,7 @@
 import { mcpUrl } from '../app-url';
 import type { OAuthGrantContext } from '../contract/credential';
 import { recordGrantUse } from '../auth/last-used';
-import { membershipClientIds } from '../auth/reach';
+import { membershipClientIds } from '../reach/reach';
 import { OAUTH_SCOPES, type Scope } from '../contract/scopes';
 import { lookupLane, rememberOrg } from '../auth/org-hints';
 import { gateSql } from '../db';

@@ -6,6 +6,7 @@
 // whether it reads no data at all (an MCP protocol message): such a request counts in the protocol
 // window (lib/contract/limits.ts), never in the data window, and its limit headers describe that window.
 import { randomUUID } from 'node:crypto';
+import { bearerOf, type Bearer } from '../auth/bearer';
 import type { AuthContext } from '../contract/credential';
 import { rateLimited } from '../contract/errors';
 import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
@@ -20,19 +21,19 @@ import { toApiError } from './failures';
 import { problemResponse } from './problems';
 
 export interface Door {
-  /** The request's credential, or a thrown `unauthorized` ApiError. */
-  credential(request: Request): Promise<AuthContext>;
+  /** The request's credential, from its Authorization header as the gate read it, or a thrown `unauthorized` ApiError. */
+  credential(request: Request, bearer: Bearer): Promise<AuthContext>;
   /** What the door calls a credential in a 429's detail: `key` on REST, `credential` on MCP. */
   noun: string;
   /**
    * How many calls the request carries that are each counted and refused on their own (the tool calls
    * of an MCP batch). Absent or 0: the request takes one unit and is refused whole when over the limit.
    */
-  calls?(request: Request, auth: AuthContext): number;
+  calls?: number;
   /** What the request log and the usage charts call the request's endpoint (and its MCP tools); its path when absent. */
-  describe?(request: Request): { endpoint: string; tool?: string | null };
+  names?: { endpoint: string; tool?: string | null };
   /** True when the request reads no data (MCP: initialize, tools/list, ping, notifications…); absent: false. */
-  readsNoData?(request: Request): boolean;
+  readsNoData?: boolean;
 }
 
 /** A request the gate let through: its credential, and the headers every answer to it carries. */
@@ -74,6 +75,8 @@ export function admit(request: Request, door: Door, requestId = randomUUID(), he
 /** What the gate has learnt of a request so far: what the record of its answer says (recordAnswer). */
 interface GateState {
   startedAt: number;
+  /** The request's Authorization header, read once for the door and for the record of a refusal. */
+  bearer: Bearer;
   auth: AuthContext | null;
   /** Whether a call of the request was refused by its rate limit. */
   limited: boolean;
@@ -87,7 +90,7 @@ interface GateState {
  */
 function recordAnswer(request: Request, door: Door, requestId: string, state: GateState, response: Response): Response {
   const { auth, headers } = state;
-  const { endpoint, tool } = door.describe?.(request) ?? { endpoint: new URL(request.url).pathname };
+  const { endpoint, tool } = door.names ?? { endpoint: new URL(request.url).pathname };
   const limit = headers['X-RateLimit-Limit'];
   const remaining = headers['X-RateLimit-Remaining'];
   const reset = headers['X-RateLimit-Reset'];
@@ -102,7 +105,7 @@ function recordAnswer(request: Request, door: Door, requestId: string, state: Ga
   if (!requestLogEnabled()) return response;
   recordRequest({
     auth,
-    authorization: auth ? null : request.headers.get('authorization'),
+    bearer: auth ? null : state.bearer,
     method: request.method,
     url: request.url,
     endpoint,
@@ -119,12 +122,18 @@ function recordAnswer(request: Request, door: Door, requestId: string, state: Ga
 }
 
 async function admitted(request: Request, door: Door, requestId: string, doorHeaders: Record<string, string>): Promise<Admitted | Response> {
-  const state: GateState = { startedAt: performance.now(), auth: null, limited: false, headers: { ...doorHeaders, 'X-Request-Id': requestId } };
+  const state: GateState = {
+    startedAt: performance.now(),
+    bearer: bearerOf(request.headers.get('authorization')),
+    auth: null,
+    limited: false,
+    headers: { ...doorHeaders, 'X-Request-Id': requestId },
+  };
   const logged = (response: Response) => recordAnswer(request, door, requestId, state, response);
   try {
     let authFailure: unknown = null;
     try {
-      state.auth = await door.credential(request);
+      state.auth = await door.credential(request, state.bearer);
       // On the gate's span: org ids are for traces and logs, never for metric labels.
       setSpanAttributes({ 'metrics_api.org_id': state.auth.orgId });
     } catch (error) {
@@ -137,8 +146,8 @@ async function admitted(request: Request, door: Door, requestId: string, doorHea
     // Without a valid credential, every request counts per address in the data window (guessing is
     // throttled whatever the message); with one, a request that reads no data counts one unit of the
     // protocol window, and any other one unit per call (at least one) of the data window.
-    const window: RateLimitWindow = auth && door.readsNoData?.(request) ? 'protocol' : 'data';
-    const calls = auth && window === 'data' && door.calls ? door.calls(request, auth) : 0;
+    const window: RateLimitWindow = auth && door.readsNoData ? 'protocol' : 'data';
+    const calls = auth && window === 'data' ? (door.calls ?? 0) : 0;
     // At most one more unit than a window holds: past that every call is refused anyway, and a large
     // batch must not cost the limiter a round trip per call.
     const decisions = await takeUnits(window, rateLimitIdentity(auth, request.headers), Math.min(Math.max(1, calls), RATE_LIMITS[window].limit + 1));

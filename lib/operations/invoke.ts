@@ -12,22 +12,18 @@ import { ApiError } from '../contract/errors';
 import type { Operation } from '../contract/operation';
 import { parseArguments, parseQuery } from '../contract/query';
 import { metrics, sampleOnScrape } from '../telemetry/metrics';
+import { processWide } from '../process-wide';
 
 /** A REST query string, or the JSON arguments of an MCP tool call. */
 export type OperationInput = { kind: 'query'; params: URLSearchParams } | { kind: 'arguments'; args: unknown };
 
-const globalForCache = globalThis as unknown as { metricsResponseCache?: ResponseCache | null };
-
 /** The process's cache, or null when `RESPONSE_CACHE_MAX_BYTES=0` turned it off. */
-function responseCache(): ResponseCache | null {
-  if (globalForCache.metricsResponseCache === undefined) {
-    const maxBytes = maxBytesFromEnv();
-    const cache = maxBytes === 0 ? null : memoryResponseCache(maxBytes);
-    globalForCache.metricsResponseCache = cache;
-    if (cache) sampleOnScrape('response-cache', () => metrics().cacheBytes.set(cache.bytes));
-  }
-  return globalForCache.metricsResponseCache;
-}
+const responseCache = processWide('response-cache', (): ResponseCache | null => {
+  const maxBytes = maxBytesFromEnv();
+  const cache = maxBytes === 0 ? null : memoryResponseCache(maxBytes);
+  if (cache) sampleOnScrape('response-cache', () => metrics().cacheBytes.set(cache.bytes));
+  return cache;
+});
 
 /** A JSON answer: computed now (`envelope` set) or taken from the cache (only its bytes). */
 type Answered = { kind: 'computed'; envelope: Envelope<unknown>; json?: CachedAnswer } | { kind: 'cached'; json: CachedAnswer };

@@ -11,6 +11,7 @@ import { positiveIntegerFromEnv } from '../env';
 import { ApiError } from '../contract/errors';
 import { fairTurns } from '../fair-turns';
 import { metrics, sampleOnScrape } from '../telemetry/metrics';
+import { processWide } from '../process-wide';
 
 export interface ConcurrencyLimits {
   /** Requests of one credential in flight at once, running or waiting for a turn. */
@@ -108,17 +109,17 @@ export function concurrencyLimitsFromEnv(): ConcurrencyLimits {
 }
 
 // One gate per process, shared by every bundle that imports this module.
-const globalForGate = globalThis as unknown as { metricsConcurrencyGate?: ConcurrencyGate };
+const processGate = processWide('concurrency-gate', () => {
+  const gate = concurrencyGate(concurrencyLimitsFromEnv());
+  sampleOnScrape('concurrency', () => {
+    const { running, waiting } = gate.stats();
+    metrics().concurrencyRequests.set({ state: 'running' }, running);
+    metrics().concurrencyRequests.set({ state: 'waiting' }, waiting);
+  });
+  return gate;
+});
 
 /** Runs `fn` within the process's limits on requests in flight for `caller`. */
 export function withConcurrencySlot<T>(caller: Caller, fn: () => Promise<T>): Promise<T> {
-  if (!globalForGate.metricsConcurrencyGate) {
-    const gate = (globalForGate.metricsConcurrencyGate = concurrencyGate(concurrencyLimitsFromEnv()));
-    sampleOnScrape('concurrency', () => {
-      const { running, waiting } = gate.stats();
-      metrics().concurrencyRequests.set({ state: 'running' }, running);
-      metrics().concurrencyRequests.set({ state: 'waiting' }, waiting);
-    });
-  }
-  return globalForGate.metricsConcurrencyGate.run(caller, fn);
+  return processGate().run(caller, fn);
 }

@@ -8,6 +8,7 @@ import { RATE_LIMITS, type RateLimitWindow } from '../contract/limits';
 import { upstashLimiter } from './upstash';
 import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
+import { processWide } from '../process-wide';
 
 export { rateLimitHeaders, retryAfterSeconds, type Limiter, type RateLimitDecision } from './limiter';
 
@@ -73,12 +74,11 @@ function configuredLimiters(log: Log): Record<RateLimitWindow, Limiter> {
 }
 
 // One pair of windows per process, shared by every bundle that imports this module.
-const globalForLimiter = globalThis as unknown as { metricsRateLimiters?: Record<RateLimitWindow, Limiter> };
+const limiters = processWide('rate-limiters', () => createLimiters((message) => logger().info(message)));
 
 /** The limiter of `window`: `data` (REST requests, MCP tool calls) unless said otherwise. */
 export function rateLimiter(window: RateLimitWindow = 'data'): Limiter {
-  globalForLimiter.metricsRateLimiters ??= createLimiters((message) => logger().info(message));
-  return globalForLimiter.metricsRateLimiters[window];
+  return limiters()[window];
 }
 
 /**

@@ -6,6 +6,7 @@ import { Ratelimit } from '@upstash/ratelimit';
 import { Redis, type RedisConfigNodejs, type UpstashRequest } from '@upstash/redis';
 import { inSpan } from '../telemetry/tracing';
 import type { Limiter, RateLimitDecision } from './limiter';
+import { processWide } from '../process-wide';
 
 /** How long a request waits for Redis before the limiter (or the sign-in throttle) counts in-process instead. */
 const REDIS_TIMEOUT_MS = 2_000;
@@ -33,7 +34,7 @@ class TracedRedis extends Redis {
   }
 }
 
-const globalForRedis = globalThis as unknown as { upstashClients?: Map<string, Redis> };
+const upstashClients = processWide('upstash-clients', () => new Map<string, Redis>());
 
 /**
  * The process's client of one Upstash endpoint, shared by the rate limiter and the sign-in throttle.
@@ -41,12 +42,12 @@ const globalForRedis = globalThis as unknown as { upstashClients?: Map<string, R
  * and a time limit on every command.
  */
 export function upstashRedis(options: { url: string; token: string }): Redis {
-  globalForRedis.upstashClients ??= new Map();
+  const clients = upstashClients();
   const id = `${options.url} ${options.token}`;
-  let redis = globalForRedis.upstashClients.get(id);
+  let redis = clients.get(id);
   if (!redis) {
     redis = new TracedRedis({ url: options.url, token: options.token, retry: false, enableTelemetry: false, signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS) });
-    globalForRedis.upstashClients.set(id, redis);
+    clients.set(id, redis);
   }
   return redis;
 }

@@ -31,7 +31,7 @@ const ALLOW = 'GET, HEAD, OPTIONS';
  * that has none (a caller chooses those, and they must not each become a line of the charts).
  */
 function restDoor(endpoint: string): Door {
-  return { credential: authenticate, noun: 'key', describe: () => ({ endpoint }) };
+  return { credential: authenticate, noun: 'key', names: { endpoint } };
 }
 
 /** A handler that runs `then` for the requests the gate lets through. */

@@ -11,6 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { addressNetwork } from '../http/client-address';
 import { MemoryFailureLog, upstashFailureLog, withFallback, type Attempt, type FailureLog, type ThrottleRule } from './failure-log';
 import { logger } from '../telemetry/logger';
+import { processWide } from '../process-wide';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -137,10 +138,5 @@ function createThrottle(log: (message: string) => void): SignInThrottle {
   );
 }
 
-const globalForThrottle = globalThis as unknown as { signInThrottle?: SignInThrottle };
-
-/** The process's throttle (kept on globalThis so that every route bundle shares one). */
-export function signInThrottle(): SignInThrottle {
-  globalForThrottle.signInThrottle ??= createThrottle((message) => logger().info(message));
-  return globalForThrottle.signInThrottle;
-}
+/** The process's throttle (lib/process-wide.ts: every route bundle shares one). */
+export const signInThrottle = processWide('sign-in-throttle', () => createThrottle((message) => logger().info(message)));

@@ -2,7 +2,7 @@
 // organisation, or one that is no id at all, is not found, exactly like a key that does not exist.
 import { sql } from '../db';
 import { displayName } from '../text/plain-text';
-import { keyStatus, type KeyListItem } from './api-keys';
+import { keyStatus, type KeyListItem } from '../keys/management';
 
 export type OrgKey = Pick<KeyListItem, 'id' | 'name' | 'prefix' | 'expiresAt' | 'revokedAt' | 'revokedByName' | 'rotatedFrom' | 'replacedBy' | 'status'>;
 

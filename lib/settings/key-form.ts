@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { SCOPES } from '../contract/scopes';
 import { isPlainName, isPlainText } from '../text/plain-text';
-import type { KeyRequest } from './api-keys';
+import type { KeyRequest } from '../keys/management';
 
 export const KEY_NAME_MAX = 100;
 export const KEY_NOTE_MAX = 500;

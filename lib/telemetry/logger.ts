@@ -3,14 +3,13 @@
 // carries the time, the level and the instance (INSTANCE_ID, else host:pid), so that the lines of
 // several instances can be told apart once gathered.
 //
-// Shared through globalThis: the production server (scripts/server.mjs, plain JavaScript that Node runs
-// without a bundler) and every Next.js bundle of lib/ get the same logger. This file imports packages
-// only, so that Node can run it as it is.
+// Shared by the whole process (lib/process-wide.ts): the production server (scripts/server.mjs, plain
+// JavaScript that Node runs without a bundler) and every Next.js bundle of lib/ get the same logger.
+// This file imports packages and lib/process-wide.ts only, so that Node can run it as it is.
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
-
-const LOGGER_KEY = Symbol.for('metrics-api.logger');
+import { processWide } from '../process-wide.ts';
 
 /** `LOG_FORMAT`: `json` or `pretty`; unset: pretty on a terminal, JSON otherwise. */
 function prettyWanted(): boolean {
@@ -36,8 +35,9 @@ function createLogger(): Logger {
   return pino({ ...options, formatters: { level: (label) => ({ level: label }) } });
 }
 
+const sharedLogger = processWide('logger', createLogger);
+
 /** The process's logger. */
 export function logger(): Logger {
-  const shared = globalThis as unknown as Record<symbol, Logger | undefined>;
-  return (shared[LOGGER_KEY] ??= createLogger());
+  return sharedLogger();
 }

@@ -5,11 +5,13 @@
 // operation and tool names, outcomes), never a raw path, an organisation or a credential.
 // docs/operations.md ("Observing it") lists them with the questions each answers.
 //
-// Shared through globalThis like the logger (lib/telemetry/logger.ts): the server and every Next.js
-// bundle of lib/ count into the same registry. This file imports packages only (Node runs it as it is).
+// Shared by the whole process like the logger (lib/telemetry/logger.ts): the server and every Next.js
+// bundle of lib/ count into the same registry. This file imports packages and lib/process-wide.ts only
+// (Node runs it as it is).
 // State that is read rather than counted (pools, queues, the cache's size) is sampled when scraped:
 // the module that owns it hands a sampler to `sampleOnScrape`.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processWide } from '../process-wide.ts';
 
 /** Seconds: OpenTelemetry's advice for http.server.request.duration. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -87,12 +89,11 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-const METRICS_KEY = Symbol.for('metrics-api.metrics');
+const sharedMetrics = processWide('metrics', createMetrics);
 
 /** The process's metrics. */
 export function metrics(): Metrics {
-  const shared = globalThis as unknown as Record<symbol, Metrics | undefined>;
-  return (shared[METRICS_KEY] ??= createMetrics());
+  return sharedMetrics();
 }
 
 /** Sets how `source`'s gauges are read when scraped (the latest sampler of a source stands). */

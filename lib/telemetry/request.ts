@@ -4,11 +4,12 @@
 // its rate-limit state). Once the answer is sent, the server turns the record into the request's log
 // line and its sample of the duration histogram (lib/telemetry/server.ts).
 //
-// The store is an AsyncLocalStorage shared through globalThis: Next.js bundles lib/ into each route
-// separately, and only a global is the same object for every bundle and the server. Nothing a caller
+// The store is an AsyncLocalStorage shared by the whole process (lib/process-wide.ts): Next.js bundles
+// lib/ into each route separately, and only a global is the same object for every bundle and the server. Nothing a caller
 // sends can write to it. Where no server of ours runs the request (`next dev`), there is no record and
 // annotating it does nothing.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { processWide } from '../process-wide.ts';
 
 /** Which door a request came through: the REST API, the MCP endpoint, OAuth, a page; `other` for health checks and assets. */
 export type Door = 'rest' | 'mcp' | 'oauth' | 'page' | 'other';
@@ -25,11 +26,10 @@ export interface RequestRecord {
   rateLimit?: { limit: number; remaining: number; limited: boolean };
 }
 
-const REQUEST_KEY = Symbol.for('metrics-api.request');
+const sharedStorage = processWide('request', () => new AsyncLocalStorage<RequestRecord>());
 
 export function requestStorage(): AsyncLocalStorage<RequestRecord> {
-  const shared = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestRecord> | undefined>;
-  return (shared[REQUEST_KEY] ??= new AsyncLocalStorage());
+  return sharedStorage();
 }
 
 /** Adds what the app knows of the current request to its record (nothing outside the server). */

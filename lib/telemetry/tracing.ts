@@ -8,11 +8,13 @@
 // on every request (its request and route spans, and its set-up of each request), each span in two
 // `context.with` calls with its attributes, which costs the server far more than recording ours. So the
 // tracer is the app's own, published by lib/telemetry/otel.ts, and the current span is kept in an
-// AsyncLocalStorage of our own. Both are shared through globalThis: Next.js bundles lib/ into each
-// route separately, and only a global is the same object for every bundle and for the production
-// server (scripts/server.mjs, which imports this file as it is: packages only).
+// AsyncLocalStorage of our own. Both are shared by the whole process (lib/process-wide.ts): Next.js
+// bundles lib/ into each route separately, and only a global is the same object for every bundle and
+// for the production server (scripts/server.mjs, which imports this file as it is: packages and
+// lib/process-wide.ts only).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import { processWide } from '../process-wide.ts';
 
 export interface Tracing {
   tracer: Tracer;
@@ -22,17 +24,17 @@ export interface Tracing {
   spans: AsyncLocalStorage<Span>;
 }
 
-const TRACING_KEY = Symbol.for('metrics-api.tracing');
-const shared = globalThis as unknown as Record<symbol, Tracing | undefined>;
+/** The process's tracing, once lib/telemetry/otel.ts has shared it. */
+const shared = processWide('tracing', (): { tracing?: Tracing } => ({}));
 
 /** Makes `tracer` the process's, for every bundle and the server (lib/telemetry/otel.ts, once). */
 export function shareTracing(tracer: Tracer, propagator: TextMapPropagator): Tracing {
-  return (shared[TRACING_KEY] = { tracer, propagator, spans: new AsyncLocalStorage() });
+  return (shared().tracing = { tracer, propagator, spans: new AsyncLocalStorage() });
 }
 
 /** The process's tracing, or undefined while nothing is traced. */
 export function tracing(): Tracing | undefined {
-  return shared[TRACING_KEY];
+  return shared().tracing;
 }
 
 /**

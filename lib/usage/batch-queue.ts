@@ -2,10 +2,12 @@
 // request log): a record waits at most `flushAfterMs`, or is written at once with a full batch when
 // `flushWhenFull`; a batch that fails is logged and let go, since a record is worth less than the
 // database's time. The queue is bounded: when the database cannot keep up, the oldest unwritten
-// records are dropped (and that is logged), never the requests themselves. Its state lives on
-// globalThis, as Next.js bundles lib/ into each route separately and all of them must share one queue.
+// records are dropped (and that is logged), never the requests themselves. Its state is the whole
+// process's (lib/process-wide.ts), as Next.js bundles lib/ into each route separately and all of them
+// must share one queue.
 import { logger } from '../telemetry/logger';
 import { metrics, sampleOnScrape } from '../telemetry/metrics';
+import { processWide } from '../process-wide';
 
 export interface BatchQueueOptions<Row> {
   /** The log prefix and the records' name: `tool-calls`, `tool-call records`. */
@@ -34,22 +36,23 @@ interface State<Row> {
   dropped: number;
 }
 
-const globalForQueues = globalThis as unknown as { metricsBatchQueues?: Map<string, State<unknown>> };
+const queues = processWide('batch-queues', () => {
+  const made = new Map<string, State<unknown>>();
+  sampleOnScrape('batch-queues', sampleQueues);
+  return made;
+});
 
 /** Each queue's records waiting, as batch_queue_pending_records reports them when scraped. */
 function sampleQueues(): void {
-  for (const [name, queue] of globalForQueues.metricsBatchQueues ?? []) metrics().queuePending.set({ queue: name }, queue.pending.length);
+  for (const [name, queue] of queues()) metrics().queuePending.set({ queue: name }, queue.pending.length);
 }
 
 export function batchQueue<Row>(options: BatchQueueOptions<Row>): BatchQueue<Row> {
   const { name, records } = options;
   const state = (): State<Row> => {
-    if (!globalForQueues.metricsBatchQueues) {
-      globalForQueues.metricsBatchQueues = new Map();
-      sampleOnScrape('batch-queues', sampleQueues);
-    }
-    let found = globalForQueues.metricsBatchQueues.get(name);
-    if (!found) globalForQueues.metricsBatchQueues.set(name, (found = { pending: [], timer: null, flushing: null, dropped: 0 }));
+    const all = queues();
+    let found = all.get(name);
+    if (!found) all.set(name, (found = { pending: [], timer: null, flushing: null, dropped: 0 }));
     return found as State<Row>;
   };
 

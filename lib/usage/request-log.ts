@@ -14,7 +14,8 @@
 // expired key, or a key sent alongside a second one in the query): the key's hash is resolved to the
 // key at flush time, so the refusal costs no lookup; an unknown credential belongs to no organisation
 // and is not logged.
-import { hashKey } from '../auth/api-keys';
+import { hashKey } from '../keys/issuing';
+import type { Bearer } from '../auth/bearer';
 import { KEY_PATTERN } from '../key-format';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
@@ -22,6 +23,7 @@ import { sql } from '../db';
 import { batchQueue } from './batch-queue';
 import { PATH_MAX, redactUrl } from './request-log-redaction';
 import { logger } from '../telemetry/logger';
+import { processWide } from '../process-wide';
 
 /** What a record says of the answer, as the gate gives it and the log keeps it. */
 export interface AnswerFacts {
@@ -40,8 +42,8 @@ export interface AnswerFacts {
 export interface RequestRecord extends Omit<AnswerFacts, 'tool'> {
   /** The credential that was admitted, or null when the request was refused before one was. */
   auth: AuthContext | null;
-  /** The raw Authorization header of a refused request: only a key's hash is kept, to find the key. */
-  authorization?: string | null;
+  /** The Authorization header of a refused request, as the gate read it: only a key's hash is kept, to find the key. */
+  bearer?: Bearer | null;
   method: string;
   url: string;
   tool?: string | null;
@@ -95,17 +97,11 @@ interface Pruning {
   touched: Set<string>;
 }
 
-const globalForRequestLog = globalThis as unknown as { metricsRequestLogPruning?: Pruning };
-
-function pruning(): Pruning {
-  globalForRequestLog.metricsRequestLogPruning ??= { at: Date.now(), touched: new Set() };
-  return globalForRequestLog.metricsRequestLogPruning;
-}
+const pruning = processWide('request-log-pruning', (): Pruning => ({ at: Date.now(), touched: new Set() }));
 
 /** The hash of the key a refused request's Authorization header names, if it names one. */
-function presentedKeyHash(authorization: string | null | undefined): string | null {
-  const key = /^Bearer (\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
-  return key && KEY_PATTERN.test(key) ? hashKey(key) : null;
+function presentedKeyHash(bearer: Bearer | null | undefined): string | null {
+  return bearer?.kind === 'bearer' && KEY_PATTERN.test(bearer.token) ? hashKey(bearer.token) : null;
 }
 
 /**
@@ -116,11 +112,12 @@ function presentedKeyHash(authorization: string | null | undefined): string | nu
  */
 const SAMPLED_CREDENTIALS_MAX = 10_000;
 
-const globalForRefusals = globalThis as unknown as { metricsRequestLogRefusals?: Map<string, number> };
+/** The end of the window in which each credential's logged refusal fell. */
+const loggedRefusals = processWide('request-log-refusals', () => new Map<string, number>());
 
 /** Whether a refusal of `credential` in the window ending at `reset` is the first: the one that is logged. */
 function firstRefusalOfWindow(credential: string, reset: number): boolean {
-  const logged = (globalForRefusals.metricsRequestLogRefusals ??= new Map());
+  const logged = loggedRefusals();
   if (logged.get(credential) === reset) return false;
   if (logged.size >= SAMPLED_CREDENTIALS_MAX) {
     // Windows that have ended need no memory; past that, forgetting costs at most one more row each.
@@ -141,7 +138,7 @@ export function requestLogEnabled(): boolean {
 export function recordRequest(record: RequestRecord, now = new Date()): void {
   if (!requestLogEnabled()) return;
   const { auth } = record;
-  const keyHash = auth ? null : presentedKeyHash(record.authorization);
+  const keyHash = auth ? null : presentedKeyHash(record.bearer);
   if (!auth && !keyHash) return;
   const apiKeyId = auth?.kind === 'api_key' ? auth.keyId : null;
   const grantId = auth?.kind === 'oauth_grant' ? auth.grantId : null;

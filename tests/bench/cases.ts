@@ -3,7 +3,7 @@
 // its floor: the endpoint's own data function called in-process (see floor.ts), and whether the
 // response cache keeps its answers (then its warm path is measured too).
 import type { AuthContext } from '@/lib/contract/credential';
-import type { Reach } from '@/lib/auth/reach';
+import type { Reach } from '@/lib/reach/reach';
 import { SCOPES } from '@/lib/contract/scopes';
 import { listClients } from '@/lib/account/clients';
 import { clientsOperation, meOperation } from '@/lib/account/operations';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApiKey } from '../../lib/auth/api-keys';
+import { createApiKey } from '../../lib/keys/issuing';
 import { SCOPES } from '../../lib/contract/scopes';
 import { closeDb, sql } from '../../lib/db';
 import { isAlive } from '../../scripts/cluster/processes';

@@ -3,7 +3,7 @@
 // most USES_PER_KEY requests in the whole run, fewer than the limit, so no window of any key can
 // overflow whatever the timing (a 429 would still be counted and reported by the load runner).
 // overrunKeyPool's are used past their limits on purpose, as clients that overrun them do.
-import { createApiKey } from '../../lib/auth/api-keys';
+import { createApiKey } from '../../lib/keys/issuing';
 import { SCOPES } from '../../lib/contract/scopes';
 import { RATE_LIMIT } from '../../lib/contract/limits';
 import { sql } from '../../lib/db';

@@ -8,7 +8,7 @@
 // The database is created (migrated, demo data at scale `tiny`) when it does not exist yet.
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { createApiKey } from '@/lib/auth/api-keys';
+import { createApiKey } from '@/lib/keys/issuing';
 import type { ApiKeyContext } from '@/lib/contract/credential';
 import { closeDb, sql } from '@/lib/db';
 import { flushRequestLog, recordRequest, type RequestRecord } from '@/lib/usage/request-log';

@@ -11,7 +11,7 @@ import { sessionSettings } from '@/lib/db';
 import { allOperations } from '@/lib/operations/registry';
 import { applyMigrations } from '@/prisma/migrate';
 import { seedDatabase } from '@/prisma/seed';
-import { createApiKey } from '@/lib/auth/api-keys';
+import { createApiKey } from '@/lib/keys/issuing';
 import { createDatabase, dropDatabase } from '../support/database';
 import { everyOperationPath } from '../support/every-operation';
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';

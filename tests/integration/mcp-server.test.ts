@@ -4,7 +4,7 @@
 // Origin check, CORS, the rate limit shared with REST, and the protected-resource metadata.
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { hashKey } from '@/lib/auth/api-keys';
+import { hashKey } from '@/lib/keys/issuing';
 import { sql } from '@/lib/db';
 import { DATA_USE_RULE } from '@/lib/contract/data-use';
 import { PROTOCOL_RATE_LIMIT, RATE_LIMIT } from '@/lib/contract/limits';

@@ -88,7 +88,7 @@ describe('rule 5: a key belongs to the organisation, not its creator', () => {
       [`leaver-${Date.now()}@example.test`],
     );
     await sql(`INSERT INTO memberships (id, org_id, user_id, role) VALUES (gen_random_uuid(), $1, $2, 'admin')`, [main.id, user!.id]);
-    const { createApiKey } = await import('@/lib/auth/api-keys');
+    const { createApiKey } = await import('@/lib/keys/issuing');
     const created = await createApiKey({ orgId: main.id, name: 'leaver key', scopes: ['ads:read'], clientIds: null, expiresAt: null, createdById: user!.id });
     await sql('DELETE FROM users WHERE id = $1', [user!.id]);
     const me = await expectContract<Me>(meOperation, await api('/api/v1/me', { key: created.key }));

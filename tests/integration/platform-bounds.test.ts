@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
-import { generateKey } from '@/lib/auth/api-keys';
+import { generateKey } from '@/lib/keys/issuing';
 import { SCOPES } from '@/lib/contract/scopes';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { applyMigrations } from '../../prisma/migrate';

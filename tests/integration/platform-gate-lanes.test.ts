@@ -5,7 +5,7 @@
 // their times.
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '@/lib/auth/authenticate';
-import { hashKey } from '@/lib/auth/api-keys';
+import { hashKey } from '@/lib/keys/issuing';
 import { lookupLane, UNKNOWN_CREDENTIAL_LANE } from '@/lib/auth/org-hints';
 import { gateSql } from '@/lib/db';
 import { mintKey } from '../support/api';
@@ -13,28 +13,30 @@ import { seededOrgs } from './platform-support';
 
 const { main, other } = seededOrgs();
 
-const keyed = (key: string) => new Request('http://localhost:3000/api/v1/me', { headers: { authorization: `Bearer ${key}` } });
+/** The gate's check of a request that carries `key`. */
+const authenticateKey = (key: string) =>
+  authenticate(new Request('http://localhost:3000/api/v1/me', { headers: { authorization: `Bearer ${key}` } }), { kind: 'bearer', token: key });
 
 describe("the gate's connections", () => {
   it('put a key’s next lookup in the lane of the organisation its last lookup found', async () => {
     const key = await mintKey({ orgId: other.id, name: 'lane key' });
     expect(lookupLane(hashKey(key))).toBe(UNKNOWN_CREDENTIAL_LANE);
-    await authenticate(keyed(key));
+    await authenticateKey(key);
     expect(lookupLane(hashKey(key))).toBe(other.id);
   });
 
   it("answer another organisation's lookup while one organisation's lookups hold its share and more wait", async () => {
     const flooding = await mintKey({ orgId: main.id, name: 'flooding key' });
     const probe = await mintKey({ orgId: other.id, name: 'probe key' });
-    await authenticate(keyed(flooding));
-    await authenticate(keyed(probe));
+    await authenticateKey(flooding);
+    await authenticateKey(probe);
 
     const finished: string[] = [];
     // Two slow statements in the flooding organisation's lane take its share of the connections, and
     // its key's lookups queue behind them.
     const held = ['held 1', 'held 2'].map((name) => gateSql('SELECT pg_sleep(1)', [], main.id).then(() => finished.push(name)));
-    const queued = Array.from({ length: 20 }, (_, i) => authenticate(keyed(flooding)).then(() => finished.push(`queued ${i + 1}`)));
-    const answer = await authenticate(keyed(probe));
+    const queued = Array.from({ length: 20 }, (_, i) => authenticateKey(flooding).then(() => finished.push(`queued ${i + 1}`)));
+    const answer = await authenticateKey(probe);
     finished.push('other organisation');
     await Promise.all([...held, ...queued]);
 

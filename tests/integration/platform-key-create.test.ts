@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { meOperation } from '@/lib/account/operations';
-import { InvalidKeyRequest } from '@/lib/auth/api-keys';
+import { InvalidKeyRequest } from '@/lib/keys/issuing';
 import { KEY_PATTERN } from '@/lib/key-format';
 import { createKeyFromArgs, UsageError } from '@/scripts/key-create';
 import { sql } from '@/lib/db';

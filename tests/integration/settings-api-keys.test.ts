@@ -2,10 +2,10 @@
 // audit event, list, revoke with an audit event, and the REST API's answer to the key at each step.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { InvalidKeyRequest } from '@/lib/auth/api-keys';
+import { InvalidKeyRequest } from '@/lib/keys/issuing';
 import { sql } from '@/lib/db';
-import { createApiKey } from '@/lib/auth/api-keys';
-import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/settings/api-keys';
+import { createApiKey } from '@/lib/keys/issuing';
+import { createOrgApiKey, filterKeys, listApiKeys, listOrgClients, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/keys/management';
 import { listAuditEvents } from '@/lib/audit/events';
 import { parseKeyForm } from '@/lib/settings/key-form';
 import { api } from '../support/api';

@@ -1,7 +1,7 @@
 // Calls the API in-process: the request goes through the route handler exactly as Next.js would
 // call it, its gate included. HTTP-level behaviour is tested against a real server.
 import type { Scope } from '@/lib/contract/scopes';
-import { createApiKey } from '@/lib/auth/api-keys';
+import { createApiKey } from '@/lib/keys/issuing';
 
 type RouteModule = Record<string, (request: Request) => Promise<Response>>;
 const routes = import.meta.glob<RouteModule>('../../app/api/**/route.ts');

@@ -1,7 +1,8 @@
 // The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
-// neither door (rest, mcp) imports the other, nor openapi/ either door. And sizes: no function of lib/metrics over 60 lines, no
+// neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is done in one place is
+// written in one file (the bearer header's reading, what the process shares on globalThis). And sizes: no function of lib/metrics over 60 lines, no
 // file of it over 450. And no measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor, so comments and strings
 // that look like imports are not counted.
 import { readFileSync } from 'node:fs';
@@ -131,6 +132,10 @@ describe('the folders of lib/', () => {
     }
   });
 
+  it('keep the data surfaces out of auth/: the rows a credential reaches are reach/', () => {
+    expect([...(graph.get('metrics') ?? [])].filter(([to]) => to === 'auth').map(([, why]) => why)).toEqual([]);
+  });
+
   it('sees a cycle and a crossing when there is one (the check itself)', () => {
     const made = new Map([
       ['a', new Map([['b', 'x']])],
@@ -140,6 +145,24 @@ describe('the folders of lib/', () => {
     expect(findCycle(made)).toEqual(['a → b', 'b → c', 'c → a', '(z)']);
     expect(findCycle(new Map([['a', new Map([['b', 'x']])], ['b', new Map()]]))).toBeNull();
     expect(graph.get('rest')?.has('operations')).toBe(true);
+  });
+});
+
+/** The files of `files` whose text holds `text`, relative to the root. */
+function filesHolding(files: string[], text: string): string[] {
+  return files.filter((file) => readFileSync(file, 'utf8').includes(text)).map((file) => path.relative(ROOT, file));
+}
+
+describe('what lib/ does in one place', () => {
+  it("reads the Authorization header's bearer token in one file (lib/auth/bearer.ts)", () => {
+    expect(filesHolding(sourceFiles(LIB), '/^Bearer')).toEqual(['lib/auth/bearer.ts']);
+  });
+
+  // What every bundle of the process shares is made by processWide. Exempt: scripts/ and tests/, which
+  // read or reset a slot from outside the bundles (scripts/drain.mjs the slot `shutdown`).
+  it('touches globalThis in one file of lib/, app/, proxy.ts and instrumentation.ts (lib/process-wide.ts)', () => {
+    const files = [...sourceFiles(LIB), ...sourceFiles(path.join(ROOT, 'app')), path.join(ROOT, 'proxy.ts'), path.join(ROOT, 'instrumentation.ts')];
+    expect(filesHolding(files, 'globalThis')).toEqual(['lib/process-wide.ts']);
   });
 });
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LIB = path.join(ROOT, 'lib');
 const DB = path.join(LIB, 'db.ts');
-const OTHER_SYNCED_DATA_READERS = ['lib/account/clients.ts', 'lib/auth/reach.ts'];
+const OTHER_SYNCED_DATA_READERS = ['lib/account/clients.ts', 'lib/reach/reach.ts'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

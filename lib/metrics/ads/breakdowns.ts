@@ -1,6 +1,6 @@
 // GET /ads/breakdowns: the breakdowns the dashboard fetched on demand for one entity and exactly this
 // range, as cached. The service never fetches them itself; `stale` says when the dashboard would.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { notFound } from '../../contract/errors';
 import { singleCurrency } from '../currency';

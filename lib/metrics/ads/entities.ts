@@ -1,6 +1,6 @@
 // GET /ads/entities: one row per campaign, ad set or ad that has data in the range, with its figures
 // and lineage, highest spend first, at most LIST_CAP rows.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { singleCurrency } from '../currency';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';

@@ -1,7 +1,7 @@
 // The ads endpoints' operations (path, scope, query and response schemas, what runs them, their MCP
 // tools), read by the REST routes, the MCP server and the OpenAPI document. Their reference text is
 // in descriptions.ts.
-import { resolveReach } from '../../auth/reach';
+import { resolveReach } from '../../reach/reach';
 import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
 import { keepsSeries, toolLimit, type SeriesChoice } from '../../contract/query';
 import { getAdBreakdowns } from './breakdowns';

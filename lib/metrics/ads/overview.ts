@@ -1,6 +1,6 @@
 // GET /ads/overview: KPIs, previous period, funds, daily series, campaigns and widgets for the ad
 // accounts in reach, optionally narrowed to one campaign, ad set or ad.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { notFound } from '../../contract/errors';
 import { previousPeriod, type DayRange } from '../../time/day-range';

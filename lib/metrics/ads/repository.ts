@@ -14,8 +14,8 @@
 // This file: which rows a statement reads (insight rows, accounts and entities in reach) and the breakdown
 // cache; the figures' statements are one file per query in queries/ (period-sums, breakdown-sums,
 // entity-lists), the range's parts in ../range-parts.ts.
-import type { Reach } from '../../auth/reach';
-import { reachCondition } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
+import { reachCondition } from '../../reach/reach';
 import { readSql as sql, type SqlParams } from '../../db';
 import { UUID_PATTERN } from '../../text/uuid';
 import type { AdLevel } from './schemas';

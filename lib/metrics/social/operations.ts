@@ -2,7 +2,7 @@
 // tools), read by the REST routes, the MCP server and the OpenAPI document. Their reference text is in
 // descriptions.ts.
 import { z } from 'zod';
-import { resolveReach } from '../../auth/reach';
+import { resolveReach } from '../../reach/reach';
 import { defineOperation, offsetCut, seriesCut, type Operation } from '../../contract/operation';
 import { keepsSeries, toolLimit, type SeriesChoice } from '../../contract/query';
 import { SOCIAL_DESCRIPTIONS } from './descriptions';

@@ -1,6 +1,6 @@
 // /social/overview: per platform, the range's totals, the previous period's, the posts published in
 // each, and a daily series. How each figure is aggregated is stated in definitions.ts.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { previousPeriod, type DayRange } from '../../time/day-range';
 import { bucketSeries, bucketsOf, type Bucket, type Granularity } from '../../time/buckets';

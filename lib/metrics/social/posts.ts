@@ -1,5 +1,5 @@
 // /social/posts: the posts published within the range, newest first, at most `limit`.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import type { IsoDay } from '../../time/days';
 import { lastSuccessfulSyncs, oldestSync } from '../freshness';

@@ -1,7 +1,7 @@
 // SQL over the synced organic-social tables. Reach is applied once, to the pages (`findPagesInReach`);
 // every other query reads only the page ids that query returned, plus the organisation for posts.
 // Numeric aggregates come back from pg as strings or null; callers convert them with `num()`.
-import { reachCondition, type Reach } from '../../auth/reach';
+import { reachCondition, type Reach } from '../../reach/reach';
 import { readSql as sql } from '../../db';
 import { TIMEZONE } from '../../contract/envelope';
 import type { DayRange } from '../../time/day-range';

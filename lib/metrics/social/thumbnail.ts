@@ -1,5 +1,5 @@
 // /social/thumbnail: the stored image bytes of one post, with a strong validator for revalidation.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { ApiError, notFound } from '../../contract/errors';
 import { ifNoneMatchHits } from '../../http/headers';
 import { findThumbnail } from './repository';

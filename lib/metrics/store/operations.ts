@@ -1,7 +1,7 @@
 // The store endpoint's operation (path, scope, query and response schemas, what runs it), read by the
 // REST route and the OpenAPI document. REST only: the MCP tools cover ads and social. Its reference
 // text is in descriptions.ts.
-import { resolveReach } from '../../auth/reach';
+import { resolveReach } from '../../reach/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { comparedRangeQuery } from '../compare';
 import { STORE_DESCRIPTIONS } from './descriptions';

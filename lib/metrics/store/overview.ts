@@ -1,6 +1,6 @@
 // /store/overview: the stores in reach, their totals, series and dimension tables over the range and
 // the compare range.
-import { wholeOrganisation, type Reach } from '../../auth/reach';
+import { wholeOrganisation, type Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { compareRange, type ComparedRangeQuery } from '../compare';
 import { singleCurrency } from '../currency';

@@ -1,6 +1,6 @@
 // The SQL of the store endpoint: the stores in reach, and the tables and metric columns of the store
 // source, which the shared range aggregates (dimension-tables/queries/) read.
-import { reachCondition, type Reach } from '../../auth/reach';
+import { reachCondition, type Reach } from '../../reach/reach';
 import { readSql as sql } from '../../db';
 import type { DailySource, DimensionSource, MetricColumns } from '../dimension-tables/repository';
 import { STORE_TABLES, type StoreDimension } from './definitions';

@@ -1,7 +1,7 @@
 // The website endpoints' operations (path, scope, query and response schemas, what runs them), read by
 // the REST routes and the OpenAPI document. REST only: the MCP tools cover ads and social. Their
 // reference text is in descriptions.ts.
-import { resolveReach } from '../../auth/reach';
+import { resolveReach } from '../../reach/reach';
 import { defineOperation, type Operation } from '../../contract/operation';
 import { comparedRangeQuery } from '../compare';
 import { WEBSITE_DESCRIPTIONS } from './descriptions';

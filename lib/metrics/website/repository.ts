@@ -1,7 +1,7 @@
 // The SQL of the website endpoints: the web-analytics properties and search-console sites in reach,
 // and the tables and metric columns of both sources, which the shared range aggregates
 // (dimension-tables/queries/) read.
-import { reachCondition, type Reach } from '../../auth/reach';
+import { reachCondition, type Reach } from '../../reach/reach';
 import { readSql as sql } from '../../db';
 import type { DailySource, DimensionSource, MetricColumns } from '../dimension-tables/repository';
 import { SEARCH_TABLES, WEB_TABLES, type SearchDimension, type WebDimension } from './definitions';

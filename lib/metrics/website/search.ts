@@ -1,6 +1,6 @@
 // /website/search: the search-console sites in reach, their clicks, impressions, CTR and position
 // over the range and the compare range, with a daily series and the dimension tables.
-import type { Reach } from '../../auth/reach';
+import type { Reach } from '../../reach/reach';
 import { envelope, type Envelope } from '../../contract/envelope';
 import { daysInclusive } from '../../time/days';
 import { compareRange, type ComparedRangeQuery } from '../compare';

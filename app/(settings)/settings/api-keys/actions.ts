@@ -4,11 +4,11 @@
 // rotating and revoking also need a recently proved password (sudo mode: requireRecentSignIn).
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { InvalidKeyRequest, isRotationOverlap } from '@/lib/auth/api-keys';
+import { InvalidKeyRequest, isRotationOverlap } from '@/lib/keys/issuing';
 import { formArgument, statefulFormArguments } from '@/lib/session/action-arguments';
 import { adminActionSession, authorizeAdminAction, requireRecentSignIn, SETTINGS_HOME } from '@/lib/session/current';
 import { signInPathReturningTo } from '@/lib/session/return-to';
-import { createOrgApiKey, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/settings/api-keys';
+import { createOrgApiKey, revokeOrgApiKey, rotateOrgApiKey, updateOrgApiKey } from '@/lib/keys/management';
 import { parseKeyDetailsForm, parseKeyForm, type KeyDetailsErrors, type KeyFormErrors } from '@/lib/settings/key-form';
 
 export interface KeyFormValues {

@@ -6,7 +6,7 @@ import { createKeyAction, type CreateKeyState } from './actions';
 import { useKeyFormDraft } from './key-form-draft';
 import { ClientPicker, ExpiryField, NameField, ScopePicker, type ExpiryOptions, type ScopeOption } from './key-form-fields';
 import { NewKeyDialog } from './new-key-dialog';
-import { useSudoGuard } from '../../sudo';
+import { useSudoGuard } from '../../_components/sudo';
 
 interface Props {
   csrfField: string;

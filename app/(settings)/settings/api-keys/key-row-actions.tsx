@@ -3,12 +3,12 @@
 // once, in the new-key dialog; editing renames the key and sets its note.
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { useFormStatus } from 'react-dom';
-import { keepTabInside } from '../../focus-trap';
-import { useSudoGuard } from '../../sudo';
+import { keepTabInside } from '../../_components/focus-trap';
+import { useSudoGuard } from '../../_components/sudo';
 import { editKeyAction, rotateKeyAction, type EditKeyState, type RotateKeyState } from './actions';
 import { FieldError } from './key-form-fields';
 import { NewKeyDialog } from './new-key-dialog';
-import { When } from '../../when';
+import { When } from '../../_components/when';
 
 interface Csrf {
   field: string;

@@ -1,9 +1,9 @@
 'use client';
 import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useFormStatus } from 'react-dom';
-import { keepTabInside } from '../../focus-trap';
+import { keepTabInside } from '../../_components/focus-trap';
 import { revokeKeyAction } from './actions';
-import { useSudoGuard } from '../../sudo';
+import { useSudoGuard } from '../../_components/sudo';
 
 export interface CreatedKey {
   id: string;

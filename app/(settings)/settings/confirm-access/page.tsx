@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { CONFIRM_ACCESS_PATH, CSRF_FIELD, requireSession } from '@/lib/session/current';
 import { RETURN_TO_FIELD, safeReturnTo } from '@/lib/session/return-to';
-import { PasswordConfirmForm } from '../../sudo';
+import { PasswordConfirmForm } from '../../_components/sudo';
 
 export const metadata: Metadata = { title: 'Confirm your password · Settings · Metrics API' };
 

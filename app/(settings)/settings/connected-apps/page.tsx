@@ -4,12 +4,12 @@ import { listConnectedApps, type ConnectedApp } from '@/lib/oauth/grants';
 import { CSRF_FIELD, isAdmin, requireSession } from '@/lib/session/current';
 import { listAuditEvents } from '@/lib/audit/events';
 import { recentToolCalls, toolCallCounts, type CallCount, type RecentToolCall } from '@/lib/usage/tool-calls';
-import { RevokeButton } from '../../revoke-button';
+import { RevokeButton } from '../../_components/revoke-button';
 import { RevokeAppButton } from './revoke-app-button';
-import { ActivityList } from '../../activity-list';
-import { Cell } from '../../cell';
-import { When } from '../../when';
-import { ToolCalls } from '../../tool-calls';
+import { ActivityList } from '../../_components/activity-list';
+import { Cell } from '../../_components/cell';
+import { When } from '../../_components/when';
+import { ToolCalls } from '../../_components/tool-calls';
 import { revokeAllAppsAction, revokeAppAction } from './actions';
 
 export const metadata: Metadata = { title: 'Connected apps · Settings · Metrics API' };

@@ -1,6 +1,6 @@
 // Revoke for one connected app, on the list and on the app's page alike: the same words and confirmation.
 import { CSRF_FIELD } from '@/lib/session/current';
-import { RevokeButton } from '../../revoke-button';
+import { RevokeButton } from '../../_components/revoke-button';
 
 export function RevokeAppButton({ app, action, csrfToken }: { app: { grantId: string; clientName: string }; action: (formData: FormData) => Promise<void>; csrfToken: string }) {
   return (

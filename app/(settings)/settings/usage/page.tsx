@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { isAdmin, requireSession } from '@/lib/session/current';
 import { listOrgAdmins } from '@/lib/settings/members';
-import type { LogSearchParams } from '../../request-log';
-import { AskAnAdmin } from '../../ask-an-admin';
-import { UsageSections } from '../../usage-sections';
+import type { LogSearchParams } from '../../_components/request-log';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
+import { UsageSections } from '../../_components/usage-sections';
 
 export const metadata: Metadata = { title: 'Usage · Settings · Metrics API' };
 

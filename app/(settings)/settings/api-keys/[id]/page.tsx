@@ -3,9 +3,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isAdmin, requireSession } from '@/lib/session/current';
 import { findOrgKey } from '@/lib/settings/key-detail';
-import type { LogSearchParams } from '../../../request-log';
-import { KeyStatus } from '../../../key-status';
-import { UsageSections } from '../../../usage-sections';
+import type { LogSearchParams } from '../../../_components/request-log';
+import { KeyStatus } from '../../../_components/key-status';
+import { UsageSections } from '../../../_components/usage-sections';
 
 export const metadata: Metadata = { title: 'Key usage · Settings · Metrics API' };
 

@@ -10,10 +10,10 @@ import { SCOPE_WORDS } from '@/lib/oauth/consent';
 import { isAdmin, requireSession } from '@/lib/session/current';
 import { CALLS_PER_DAY_WINDOW, grantCallsPerDay } from '@/lib/usage/tool-calls';
 import { RevokeAppButton } from '../revoke-app-button';
-import { When } from '../../../when';
-import { ToolCallsChart } from '../../../usage-chart';
-import type { LogSearchParams } from '../../../request-log';
-import { UsageSections } from '../../../usage-sections';
+import { When } from '../../../_components/when';
+import { ToolCallsChart } from '../../../_components/usage-chart';
+import type { LogSearchParams } from '../../../_components/request-log';
+import { UsageSections } from '../../../_components/usage-sections';
 import { revokeAppFromDetailAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Connected app · Settings · Metrics API' };

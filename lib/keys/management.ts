@@ -1,7 +1,7 @@
-// The settings page's API-key services: list, create and rotate (through lib/auth's createApiKey and
+// The settings page's API-key services: list, create and rotate (through issuing.ts's createApiKey and
 // rotateApiKey, which own minting, the client check and their events), rename and revoke, each change
 // recorded in the audit trail.
-import { createApiKey, rotateApiKey, type RotatedKey, type RotationOverlap } from '../auth/api-keys';
+import { createApiKey, rotateApiKey, type RotatedKey, type RotationOverlap } from './issuing';
 import type { Scope } from '../contract/scopes';
 import { isScope } from '../contract/scopes';
 import { prisma } from '../db';

@@ -1,5 +1,5 @@
 // A key's status as the settings pages show it: the list's Status column and the key's own page.
-import type { KeyListItem } from '@/lib/settings/api-keys';
+import type { KeyListItem } from '@/lib/keys/management';
 import { When } from './when';
 
 const STATUS_LABEL = { active: 'Active', retiring: 'Retiring', retired: 'Retired', expired: 'Expired', revoked: 'Revoked' } as const;
