@@ -5,9 +5,9 @@
 // line and its sample of the duration histogram (lib/telemetry/server.ts).
 //
 // The store is an AsyncLocalStorage shared by the whole process (lib/process-wide.ts): Next.js bundles
-// lib/ into each route separately, and only a global is the same object for every bundle and the server. Nothing a caller
-// sends can write to it. Where no server of ours runs the request (`next dev`), there is no record and
-// annotating it does nothing.
+// lib/ into each route separately, and only a global is the same object for every bundle and the server.
+// Nothing a caller sends can write to it. Where no server of ours runs the request (`next dev`), there
+// is no record and annotating it does nothing.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { processWide } from '../process-wide.ts';
 
