@@ -2,9 +2,9 @@
 // (Upstash, or in-process in the zero-setup run) at start-up rather than on the first request; a
 // malformed RESPONSE_CACHE_MAX_BYTES, database, request-log or OTEL_BSP_* setting, or several instances without a shared OAuth
 // cookie secret, stops the start instead of failing requests. It also hands the server
-// (scripts/server.mjs) the app's last work before the process ends. With OTEL_EXPORTER_OTLP_ENDPOINT
-// set, tracing starts (lib/telemetry/otel.ts) before the server takes its first request; unset, the
-// SDK is not even imported.
+// (scripts/server.mjs) the app's last work before the process ends. With an OTLP endpoint set (and
+// tracing not switched off: tracingAskedFor), tracing starts (lib/telemetry/otel.ts) before the server
+// takes its first request; otherwise the SDK is not even imported.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { rateLimiter } = await import('./lib/ratelimit');
@@ -15,7 +15,8 @@ export async function register(): Promise<void> {
     const { flushRequestLog, requestLogSettings } = await import('./lib/usage/request-log');
     let tracing: { shutdown(): Promise<void> } | null = null;
     try {
-      tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./lib/telemetry/otel')).startTracing() : null;
+      const { tracingAskedFor } = await import('./lib/telemetry/tracing');
+      tracing = tracingAskedFor() ? (await import('./lib/telemetry/otel')).startTracing() : null;
       maxBytesFromEnv();
       databaseSettings();
       checkCookieSecret();

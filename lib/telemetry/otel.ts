@@ -1,6 +1,7 @@
-// Tracing, started by instrumentation.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set: otherwise this
-// module is never loaded and nothing is traced. Spans go to that endpoint over OTLP/HTTP in batches,
-// in protobuf by default or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json; the exporters read the
+// Tracing, started by instrumentation.ts only when the operator asks for it (an OTLP endpoint set,
+// tracingAskedFor in lib/telemetry/tracing.ts): otherwise this module is never loaded and nothing is
+// traced. Spans go to that endpoint over OTLP/HTTP in batches, in protobuf by default or JSON with
+// OTEL_EXPORTER_OTLP_PROTOCOL=http/json; the exporters read the
 // endpoint, OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TIMEOUT themselves, and the batches
 // follow the OTEL_BSP_* variables. Which spans there are: lib/telemetry/tracing.ts.
 //
@@ -29,7 +30,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { positiveIntegerFromEnv } from '../env';
 import { logger } from './logger';
-import { shareTracing } from './tracing';
+import { shareTracing, tracesExporters } from './tracing';
 
 /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG as the specification defines them (the SDK's own reading of them is not exported). */
 export function samplerFromEnv(): Sampler {
@@ -51,8 +52,14 @@ export function samplerFromEnv(): Sampler {
   return samplers.parentbased_always_on!();
 }
 
-/** The OTLP/HTTP exporter of OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: protobuf unless JSON is asked for. */
+/**
+ * The OTLP/HTTP exporter of OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL:
+ * protobuf unless JSON is asked for. OTLP is the one exporter there is, whatever else
+ * OTEL_TRACES_EXPORTER names (`none` never gets here: tracingAskedFor).
+ */
 function exporterFromEnv(): SpanExporter {
+  const others = tracesExporters().filter((name) => name !== 'otlp');
+  if (others.length > 0) logger().warn(`OTEL_TRACES_EXPORTER=${process.env.OTEL_TRACES_EXPORTER}: only otlp is supported; spans are sent over OTLP/HTTP`);
   const protocol = process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   if (protocol === 'http/json') return new JsonExporter();
   if (protocol !== 'http/protobuf') logger().warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not http/protobuf or http/json: spans are sent in protobuf`);

@@ -1,6 +1,6 @@
 // The app's spans: the request's (lib/telemetry/server.ts), the gate, each MCP tool call, each SQL
 // statement (lib/db.ts) and each Upstash call (lib/ratelimit/upstash.ts). While tracing is off
-// (OTEL_EXPORTER_OTLP_ENDPOINT unset: lib/telemetry/otel.ts is never loaded) a span costs a lookup and
+// (not asked for, tracingAskedFor: lib/telemetry/otel.ts is never loaded) a span costs a lookup and
 // nothing else: `inSpan` calls its function and that is all.
 //
 // Deliberately not through OpenTelemetry's global tracer provider and context manager: once a provider
@@ -22,6 +22,23 @@ export interface Tracing {
   propagator: TextMapPropagator;
   /** The current span of each async context. */
   spans: AsyncLocalStorage<Span>;
+}
+
+/**
+ * Whether the operator asks for traces: an OTLP endpoint set (OTEL_EXPORTER_OTLP_ENDPOINT, or its
+ * `_TRACES_` form), and neither of the specification's switches that turn them off with the endpoint
+ * still set, OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none. Otherwise lib/telemetry/otel.ts is
+ * never loaded (instrumentation.ts).
+ */
+export function tracingAskedFor(env: Record<string, string | undefined> = process.env): boolean {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return !tracesExporters(env).includes('none');
+}
+
+/** The names in OTEL_TRACES_EXPORTER (a comma-separated list; `otlp` when unset). */
+export function tracesExporters(env: Record<string, string | undefined> = process.env): string[] {
+  return (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((name) => name.trim().toLowerCase());
 }
 
 /** The process's tracing, once lib/telemetry/otel.ts has shared it. */
