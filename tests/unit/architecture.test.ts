@@ -1,10 +1,11 @@
 // The dependency rules of docs/architecture.md, read from the code. Between the repository's top-level
 // parts: app/, scripts/, prisma/, proxy.ts and instrumentation.ts import only what MAY_IMPORT allows
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
-// neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is done in one place is
-// written in one file (the bearer header's reading, what the process shares on globalThis). And sizes: no function of lib/metrics over 60 lines, no
-// file of it over 450. And no measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor, so comments and strings
-// that look like imports are not counted.
+// neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is
+// done in one place is written in one file (the bearer header's reading, what the process shares on
+// globalThis). And sizes: no function of lib/metrics over 60 lines, no file of it over 450. And no
+// measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor,
+// so comments and strings that look like imports are not counted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
