@@ -3,9 +3,10 @@
 // (nothing imports tests/). Within lib/: no two folders import each other, even through others, and
 // neither door (rest, mcp) imports the other, nor openapi/ either door, nor metrics/ auth/. What is
 // done in one place is written in one file (the bearer header's reading, what the process shares on
-// globalThis). And sizes: no function of lib/metrics over 60 lines, no file of it over 450. And no
-// measured figure in a comment of lib/ or app/. Imports are read with TypeScript's own pre-processor,
-// so comments and strings that look like imports are not counted.
+// globalThis). And sizes: no function over 80 lines in lib/, app/ or scripts/, none over 60 in
+// lib/metrics, no file of lib/ over 450 lines. And no measured figure in a comment of lib/ or app/.
+// Imports are read with TypeScript's own pre-processor, so comments and strings that look like
+// imports are not counted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
