@@ -29,8 +29,9 @@ function collect(value: unknown, pieces: string[], path: Set<object>): void {
     path.add(value);
     for (let start = 0; start < value.length; start += ITEMS_PER_PIECE) {
       // The items' text without the brackets of their slice: JSON.stringify writes holes and undefined as null.
-      const items = JSON.stringify(value.slice(start, start + ITEMS_PER_PIECE)).slice(1, -1);
-      pieces.push(start === 0 ? `[${items}` : `,${items}`);
+      // The bracket or comma before it is a piece of its own: joined to the items, it would make a string
+      // of two parts, which measuring and writing its bytes first copies into one.
+      pieces.push(start === 0 ? '[' : ',', JSON.stringify(value.slice(start, start + ITEMS_PER_PIECE)).slice(1, -1));
     }
     pieces.push(']');
     path.delete(value);
@@ -52,14 +53,36 @@ function collect(value: unknown, pieces: string[], path: Set<object>): void {
   }
 }
 
-/** The JSON text of `value` (anything JSON.stringify turns into text) as UTF-8 bytes. */
+/** UTF-8 takes at most 3 bytes for a UTF-16 code unit (4 for the 2 units of a surrogate pair). */
+const MAX_BYTES_PER_CODE_UNIT = 3;
+
+/** Room up to this size is kept between calls (a year's list of ads needs less); a larger text gets room of its own. */
+const KEPT_ROOM_BYTES = 2 * 1024 * 1024;
+let keptRoom = Buffer.allocUnsafeSlow(0);
+
+/** A buffer of at least `bytes` whose content is not needed (jsonBytes is synchronous: no two calls share it at once). */
+function room(bytes: number): Buffer {
+  if (bytes <= keptRoom.length) return keptRoom;
+  if (bytes > KEPT_ROOM_BYTES) return Buffer.allocUnsafeSlow(bytes);
+  keptRoom = Buffer.allocUnsafeSlow(bytes);
+  return keptRoom;
+}
+
+/**
+ * The JSON text of `value` (anything JSON.stringify turns into text) as UTF-8 bytes. The pieces are
+ * encoded into room enough for any text and then copied into a buffer of their size: measuring each
+ * piece first read it twice, and a text with any character past U+00FF (an en dash in a name) is two
+ * bytes a character, which is as slow to measure as to encode.
+ */
 export function jsonBytes(value: unknown): Buffer<ArrayBuffer> {
   const pieces: string[] = [];
   collect(value, pieces, new Set());
+  let units = 0;
+  for (const piece of pieces) units += piece.length;
+  const into = room(units * MAX_BYTES_PER_CODE_UNIT);
   let length = 0;
-  for (const piece of pieces) length += Buffer.byteLength(piece);
+  for (const piece of pieces) length += into.write(piece, length);
   const bytes = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const piece of pieces) offset += bytes.write(piece, offset);
+  into.copy(bytes, 0, 0, length);
   return bytes;
 }

@@ -21,15 +21,10 @@ export async function listAdEntities(
   const listed = capRows(rows, limit);
   // The accounts that contributed are those of the rows returned: their freshness and currency.
   const contributing = [...new Set(listed.rows.map((row) => row.account_id))];
+  const currency = singleCurrency(listed.rows.map((row) => row.currency));
+  // Shaped before the wait for the syncs, so that the database's rows (a string per column) are not
+  // kept through it: what a collection finds alive, it copies.
+  const data = { rows: listed.rows.map((row) => entityRow(level, row)), truncated: listed.truncated };
   const syncs = await lastSuccessfulSyncs(contributing);
-  return envelope(
-    { rows: listed.rows.map((row) => entityRow(level, row)), truncated: listed.truncated },
-    {
-      syncedAt: oldestSync(syncs, contributing),
-      from,
-      to,
-      truncated: listed.truncated,
-      currency: singleCurrency(listed.rows.map((row) => row.currency)),
-    },
-  );
+  return envelope(data, { syncedAt: oldestSync(syncs, contributing), from, to, truncated: listed.truncated, currency });
 }

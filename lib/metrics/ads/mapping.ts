@@ -49,7 +49,14 @@ export function entityFigures(row: EntityAggregateRow) {
   };
 }
 
+/**
+ * An /ads/entities row as one object literal: every row has the same shape, made without spreading
+ * objects into it (a spread copies member by member). A member that is undefined is left out of the
+ * JSON: campaign and ad-set rows have no URLs.
+ */
 export function entityRow(level: AdLevel, row: EntityAggregateRow): AdEntityRow {
+  const figures = entityFigures(row);
+  const isAd = level === 'ad';
   return {
     id: row.id,
     platformId: row.platform_id,
@@ -57,8 +64,19 @@ export function entityRow(level: AdLevel, row: EntityAggregateRow): AdEntityRow 
     status: row.status,
     effectiveStatus: row.effective_status,
     currency: row.currency,
-    ...entityFigures(row),
-    ...(level === 'ad' ? { thumbnailUrl: row.thumbnail_url, imageUrl: row.image_url } : {}),
+    spend: figures.spend,
+    impressions: figures.impressions,
+    reach: figures.reach,
+    clicks: figures.clicks,
+    linkClicks: figures.linkClicks,
+    results: figures.results,
+    resultType: figures.resultType,
+    ctr: figures.ctr,
+    cpc: figures.cpc,
+    costPerResult: figures.costPerResult,
+    frequency: figures.frequency,
+    thumbnailUrl: isAd ? row.thumbnail_url : undefined,
+    imageUrl: isAd ? row.image_url : undefined,
     account: accountLineage(row),
     client: clientLineage(row),
     campaign:
