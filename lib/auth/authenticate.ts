@@ -3,13 +3,12 @@
 import { gateSql } from '../db';
 import { BODY_TIMEOUT_MS, MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError, INVALID_KEY_DETAIL } from '../contract/errors';
-import { hashKey } from '../keys/issuing';
-import { KEY_PATTERN, KEY_PREFIX } from '../key-format';
+import { KEY_PREFIX } from '../key-format';
 import type { ApiKeyContext } from '../contract/credential';
 import { recordKeyUse } from './last-used';
 import { lookupLane, rememberOrg } from './org-hints';
 import { isScope } from '../contract/scopes';
-import type { Bearer } from './bearer';
+import { presentedKeyHash, type Bearer } from './bearer';
 
 const BEARER_CHALLENGE = 'Bearer realm="metrics-api"';
 function unauthorized(detail: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
@@ -78,10 +77,10 @@ function stopsAt(expiresAt: Date | null, retiresAt: Date | null): Date | null {
 export async function authenticate(request: Request, bearer: Bearer): Promise<ApiKeyContext> {
   await refuseKeyOutsideHeader(request);
   if (bearer.kind === 'none') throw unauthorized('Send your API key as the header `Authorization: Bearer <key>`.');
-  if (bearer.kind === 'malformed' || !KEY_PATTERN.test(bearer.token)) {
+  const hash = presentedKeyHash(bearer);
+  if (hash === null) {
     throw unauthorized(`The Authorization header must be \`Bearer <key>\`, where the key is ${KEY_PREFIX} followed by 43 characters.`, 'invalid_request');
   }
-  const hash = hashKey(bearer.token);
   const [row] = await gateSql<KeyRow>(KEY_LOOKUP, [hash], lookupLane(hash));
   if (row) rememberOrg(hash, row.org_id);
   const now = Date.now();

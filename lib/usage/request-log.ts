@@ -14,9 +14,7 @@
 // expired key, or a key sent alongside a second one in the query): the key's hash is resolved to the
 // key at flush time, so the refusal costs no lookup; an unknown credential belongs to no organisation
 // and is not logged.
-import { hashKey } from '../keys/issuing';
-import type { Bearer } from '../auth/bearer';
-import { KEY_PATTERN } from '../key-format';
+import { presentedKeyHash, type Bearer } from '../auth/bearer';
 import type { AuthContext } from '../contract/credential';
 import { positiveIntegerFromEnv } from '../env';
 import { sql } from '../db';
@@ -99,11 +97,6 @@ interface Pruning {
 
 const pruning = processWide('request-log-pruning', (): Pruning => ({ at: Date.now(), touched: new Set() }));
 
-/** The hash of the key a refused request's Authorization header names, if it names one. */
-function presentedKeyHash(bearer: Bearer | null | undefined): string | null {
-  return bearer?.kind === 'bearer' && KEY_PATTERN.test(bearer.token) ? hashKey(bearer.token) : null;
-}
-
 /**
  * Refusals (429) are logged sampled: a credential's first refusal in each rate-limit window gets a row
  * in the log, its others in that window are only counted in the daily counts. A key refused 20,000
@@ -138,7 +131,7 @@ export function requestLogEnabled(): boolean {
 export function recordRequest(record: RequestRecord, now = new Date()): void {
   if (!requestLogEnabled()) return;
   const { auth } = record;
-  const keyHash = auth ? null : presentedKeyHash(record.bearer);
+  const keyHash = auth || !record.bearer ? null : presentedKeyHash(record.bearer);
   if (!auth && !keyHash) return;
   const apiKeyId = auth?.kind === 'api_key' ? auth.keyId : null;
   const grantId = auth?.kind === 'oauth_grant' ? auth.grantId : null;
