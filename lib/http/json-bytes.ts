@@ -4,6 +4,7 @@
 // that long as a chain of parts, which is joined into one new large string before it is encoded.
 // Stringified in pieces of a few kilobytes, a long list never makes such a string. JSON.stringify
 // still writes every piece, so the bytes are its own.
+import { processWide } from '../process-wide';
 
 /** Items of a long array stringified together: their text stays a few kilobytes (an ad is one or two lines of JSON). */
 const ITEMS_PER_PIECE = 16;
@@ -58,14 +59,17 @@ const MAX_BYTES_PER_CODE_UNIT = 3;
 
 /** Room up to this size is kept between calls (a year's list of ads needs less); a larger text gets room of its own. */
 const KEPT_ROOM_BYTES = 2 * 1024 * 1024;
-let keptRoom = Buffer.allocUnsafeSlow(0);
+
+/** The room kept between calls: one for the process, where a module's own would be one per route bundle. */
+const keptRoom = processWide('json-room', () => ({ buffer: Buffer.allocUnsafeSlow(0) }));
 
 /** A buffer of at least `bytes` whose content is not needed (jsonBytes is synchronous: no two calls share it at once). */
 function room(bytes: number): Buffer {
-  if (bytes <= keptRoom.length) return keptRoom;
+  const kept = keptRoom();
+  if (bytes <= kept.buffer.length) return kept.buffer;
   if (bytes > KEPT_ROOM_BYTES) return Buffer.allocUnsafeSlow(bytes);
-  keptRoom = Buffer.allocUnsafeSlow(bytes);
-  return keptRoom;
+  kept.buffer = Buffer.allocUnsafeSlow(bytes);
+  return kept.buffer;
 }
 
 /**

@@ -57,6 +57,16 @@ describe('jsonBytes', () => {
     );
   });
 
+  it('gives each answer bytes of its own, whatever the room it encodes into held before (kept between calls up to 2 MiB, or its own past that)', () => {
+    const large = { rows: Array.from({ length: 500 }, (_, i) => ({ id: i, name: `Carousel – New Arrivals v${i}`, emoji: '😀' })) };
+    const small = { rows: [{ id: 1, name: 'ascii' }] };
+    const huge = { rows: Array.from({ length: 4_000 }, (_, i) => ({ id: i, text: '✓'.repeat(200) })) };
+    const answers = [large, small, huge, large, small].map((value) => ({ value, bytes: jsonBytes(value) }));
+    // Checked after every call has run: a later call writing into the kept room changes no earlier answer.
+    for (const { value, bytes } of answers) expect(bytes.equals(expected(value))).toBe(true);
+    expect(answers[2]!.bytes.length).toBeGreaterThan((2 * 1024 * 1024) / 3);
+  });
+
   it('throws where JSON.stringify throws', () => {
     expect(() => jsonBytes({ list: Array.from({ length: 20 }, () => 1n) })).toThrow(TypeError);
     // A value inside itself: through a plain object, a long array, and an item of a long array.
