@@ -62,14 +62,16 @@ const CASES: { path: string; type: string; body: string; answerType: string; ans
 describe.each(CASES)('a body over the bound on $path, then a second request on the connection', ({ path, type, body, answerType, answer }) => {
   it('is refused with Connection: close, and the connection is closed at once instead of answering 408 later', async () => {
     expect(Buffer.byteLength(body)).toBeGreaterThan(MAX_BODY_BYTES);
-    const { received, closedAfterMs } = await rawExchange(server.origin, [post(path, type, body), get('/api/health')], 6_000);
+    const { received, closedAfterMs, answeredAfterMs } = await rawExchange(server.origin, [post(path, type, body), get('/api/health')], 6_000);
     const refusal = answers(received);
     expect(refusal.statuses).toEqual([400]);
     expect(refusal.head).toMatch(/^connection: close$/im);
     expect(refusal.head).toMatch(new RegExp(`^content-type: ${answerType.replace('+', '\\+')}$`, 'im'));
     expect(JSON.parse(refusal.body)).toEqual(answer(server.origin));
+    // Closed once the refusal is sent, not 3 s later with a 408; counted from the refusal, so that a slow
+    // first answer (a route's first request on a busy machine) does not count.
     expect(closedAfterMs).not.toBeNull();
-    expect(closedAfterMs!).toBeLessThan(2_500);
+    expect(closedAfterMs! - answeredAfterMs!).toBeLessThan(2_500);
   });
 });
 

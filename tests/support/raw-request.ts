@@ -47,6 +47,8 @@ export interface RawExchange {
   received: string;
   /** Milliseconds from the first byte written until the server closed the connection (null: still open at the end). */
   closedAfterMs: number | null;
+  /** Milliseconds from the first byte written until the first byte of an answer arrived (null: none did). */
+  answeredAfterMs: number | null;
 }
 
 /**
@@ -60,17 +62,21 @@ export function rawExchange(origin: string, requests: string[], waitMs: number):
     const startedAt = Date.now();
     let received = '';
     let closedAfterMs: number | null = null;
+    let answeredAfterMs: number | null = null;
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve({ received, closedAfterMs });
+      resolve({ received, closedAfterMs, answeredAfterMs });
     }, waitMs);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('data', (chunk) => {
+      answeredAfterMs ??= Date.now() - startedAt;
+      received += chunk.toString('latin1');
+    });
     // A write after the server closed fails (EPIPE, ECONNRESET): what was received still counts.
     socket.on('error', () => {});
     socket.on('close', () => {
       closedAfterMs = Date.now() - startedAt;
       clearTimeout(timer);
-      resolve({ received, closedAfterMs });
+      resolve({ received, closedAfterMs, answeredAfterMs });
     });
     socket.on('connect', () => {
       for (const request of requests) socket.write(request);
