@@ -36,9 +36,9 @@ export function tracingAskedFor(env: Record<string, string | undefined> = proces
   return !tracesExporters(env).includes('none');
 }
 
-/** The names in OTEL_TRACES_EXPORTER (a comma-separated list; `otlp` when unset). */
+/** The names in OTEL_TRACES_EXPORTER (a comma-separated list; `otlp` when unset or empty, as the specification says). */
 export function tracesExporters(env: Record<string, string | undefined> = process.env): string[] {
-  return (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((name) => name.trim().toLowerCase());
+  return (env.OTEL_TRACES_EXPORTER || 'otlp').split(',').map((name) => name.trim().toLowerCase());
 }
 
 /** The process's tracing, once lib/telemetry/otel.ts has shared it. */

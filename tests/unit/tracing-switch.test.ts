@@ -1,7 +1,7 @@
 // When a server traces (lib/telemetry/tracing.ts, tracingAskedFor): an OTLP endpoint set, unless the
 // specification's switches turn tracing off with the endpoint still set.
 import { describe, expect, it } from 'vitest';
-import { tracingAskedFor } from '@/lib/telemetry/tracing';
+import { tracesExporters, tracingAskedFor } from '@/lib/telemetry/tracing';
 
 const ENDPOINT = 'http://collector:4318';
 
@@ -12,6 +12,12 @@ describe('tracingAskedFor', () => {
     expect(tracingAskedFor({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT })).toBe(true);
     expect(tracingAskedFor({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${ENDPOINT}/v1/traces` })).toBe(true);
     expect(tracingAskedFor({ OTEL_EXPORTER_OTLP_ENDPOINT: ENDPOINT, OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+  });
+
+  it('reads an empty OTEL_TRACES_EXPORTER as unset (otlp)', () => {
+    expect(tracesExporters({ OTEL_TRACES_EXPORTER: '' })).toEqual(['otlp']);
+    expect(tracesExporters({})).toEqual(['otlp']);
+    expect(tracesExporters({ OTEL_TRACES_EXPORTER: 'OTLP, console' })).toEqual(['otlp', 'console']);
   });
 
   it('does not trace with OTEL_SDK_DISABLED=true (in any case), and does with any other value', () => {
