@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
+import { answerClientErrors } from './client-errors.mjs';
 import { boundHeap } from './heap-limit.mjs';
 
 // First, before the rest is loaded: the server may start itself again with a bound on its heap.
@@ -201,7 +202,7 @@ const routes = routeTable(path.join(fileURLToPath(new URL('..', import.meta.url)
 
 const compress = process.env.HTTP_COMPRESSION === 'off' ? null : compression(COMPRESSION_OPTIONS);
 const server = createServer(CONNECTION_LIMITS, (req, res) => {
-  latestRequest.set(req.socket, { req, start: Date.now() });
+  latestRequest.set(req.socket, { req, res, start: Date.now() });
   closeIfBodyUnread(req, res);
   observeRequest(routes, req, res, () => {
     if (!compress) return void handle(req, res);
@@ -210,6 +211,7 @@ const server = createServer(CONNECTION_LIMITS, (req, res) => {
   });
 });
 server.setTimeout(SOCKET_IDLE_TIMEOUT_MS);
+answerClientErrors(server, (socket) => latestRequest.get(socket));
 server.on('connection', (socket) => socket.once('close', () => logIfIncomplete(socket)));
 // A port in use or an address not of this machine: say so, without a stack trace.
 const cannotListen = (listenPort) => (error) => {

@@ -5,7 +5,8 @@
 // and log a cut or aborted request in one line. Clients are told apart by their source address: every
 // address of 127.0.0.0/8 is this machine's.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SIGN_IN_RULES } from '@/lib/session/throttle';
 import { startTestServer, type TestServer } from '../support/http-server';
@@ -21,7 +22,9 @@ let server: TestServer;
 let fields: [string, string][];
 
 beforeAll(async () => {
-  server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { TRUST_PROXY: '0' } });
+  // The stand-in for a held event loop (tests/support/stall-on-signal.mjs) is loaded: SIGUSR2 holds it.
+  const stallOnSignal = fileURLToPath(new URL('../support/stall-on-signal.mjs', import.meta.url));
+  server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { TRUST_PROXY: '0', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${stallOnSignal}` } });
   fields = await signInActionFields(server.origin);
 }, 300_000);
 
@@ -120,7 +123,8 @@ describe('limits on requests without a credential count by the socket address', 
 });
 
 /** Bytes sent on a raw connection, each after `pauseMs`; resolves with what came back once the server closed it. */
-function trickle(chunks: string[], pauseMs: number, localAddress: string): Promise<string> {
+/** What the server answers on a connection from `localAddress` on which `send` writes, until it closes. */
+function exchange(localAddress: string, send: (socket: net.Socket) => Promise<void>): Promise<string> {
   const { port } = new URL(server.origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port: Number(port), localAddress });
@@ -128,13 +132,18 @@ function trickle(chunks: string[], pauseMs: number, localAddress: string): Promi
     socket.on('data', (data: Buffer) => (answer += data.toString('latin1')));
     socket.on('error', reject);
     socket.on('close', () => resolve(answer));
-    void (async () => {
-      for (const chunk of chunks) {
-        if (!socket.writable) return;
-        socket.write(chunk);
-        await new Promise((wait) => setTimeout(wait, pauseMs));
-      }
-    })();
+    socket.once('connect', () => void send(socket));
+  });
+}
+
+/** Writes `chunks` one every `pauseMs`, as long as the server keeps the connection; its answer. */
+function trickle(chunks: string[], pauseMs: number, localAddress: string): Promise<string> {
+  return exchange(localAddress, async (socket) => {
+    for (const chunk of chunks) {
+      if (!socket.writable) return;
+      socket.write(chunk);
+      await new Promise((wait) => setTimeout(wait, pauseMs));
+    }
   });
 }
 
@@ -178,6 +187,28 @@ describe('connection limits', () => {
     const answer = await trickle([...'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], 1_000, '127.0.0.21');
     expect(Date.now() - started).toBeLessThan(CEILING_MS);
     expect(answer).toBe('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+  });
+
+  it('answers a request that arrived in time while the server was busy, on a connection opened before, instead of a 408', async () => {
+    const HELD = '[test] the event loop is held';
+    const answer = await exchange('127.0.0.23', async (socket) => {
+      // Accepted: Node counts the connection's time from here. Then the loop is held 4 s, over the
+      // 3 s bound, and the request is sent while it is.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = server.logs().length;
+      server.kill('SIGUSR2');
+      await vi.waitFor(() => expect(server.logs().slice(before)).toContain(HELD), { timeout: 5_000 });
+      socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toContain('{"status":"ok"');
+  });
+
+  it.each([
+    ['a request line it cannot parse', 'GET /api/health HTTP/9\r\n\r\n', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
+    ['a head over 16 KiB', `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ${'a'.repeat(17 * 1024)}\r\n\r\n`, 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n'],
+  ])('answers %s as Node.js does, and closes the connection', async (_, request, expected) => {
+    expect(await trickle([request], 0, '127.0.0.24')).toBe(expected);
   });
 
   it('logs a client that goes away in the middle of a form post in one line, without a stack', async () => {
