@@ -16,6 +16,7 @@ import { OAUTH_SCOPES } from '../contract/scopes';
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { ApiError } from '../contract/errors';
 import { API_HEADERS } from '../http/headers';
+import { RATE_LIMIT_HEADER_NAMES } from '../ratelimit';
 import { verifyAccessToken } from '../oauth/verify';
 import { toApiError } from '../operations/failures';
 import { admit, countWithoutCredential, type Door } from '../operations/gate';
@@ -70,7 +71,7 @@ function corsHeaders(origin: string | null): Record<string, string> {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Allow-Methods': 'POST, GET, DELETE, OPTIONS',
     'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
-    'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, X-Request-Id',
+    'Access-Control-Expose-Headers': ['WWW-Authenticate', 'Mcp-Session-Id', 'MCP-Protocol-Version', ...RATE_LIMIT_HEADER_NAMES, 'X-Request-Id'].join(', '),
     'Access-Control-Max-Age': '600',
     Vary: 'Origin',
   };

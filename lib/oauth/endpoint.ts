@@ -5,7 +5,7 @@
 // normalised (see parseClientMetadata); a refresh's scope reduced to the scopes we offer.
 import { MAX_BODY_BYTES, readBoundedBody } from '../http/body';
 import { trustedClientAddress } from '../http/client-address';
-import { rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
+import { RATE_LIMIT_HEADER_NAMES, rateLimiter, rateLimitHeaders, type RateLimitDecision } from '../ratelimit';
 import { annotateRequest } from '../telemetry/request';
 import { rateLimitIdentity } from '../ratelimit/identity';
 import { nodeExchange } from './bridge';
@@ -94,7 +94,9 @@ export async function handleOAuthRequest(request: Request): Promise<Response> {
   const decision = await registrationDecision(request, path);
   const response =
     decision && !decision.allowed ? oauthError(429, 'invalid_request', 'too many registrations from this address; try again later') : await providerResponse(request, path);
-  const added = { ...(cors ? CORS_HEADERS : {}), ...(decision ? rateLimitHeaders(decision) : {}) };
+  // Registration is a CORS path: a browser client is let read where its address's window stands.
+  const limits = decision ? { ...rateLimitHeaders(decision), 'Access-Control-Expose-Headers': RATE_LIMIT_HEADER_NAMES.join(', ') } : {};
+  const added = { ...(cors ? CORS_HEADERS : {}), ...limits };
   if (Object.keys(added).length === 0) return response;
   const headers = new Headers(response.headers);
   headers.delete('access-control-allow-credentials');

@@ -10,7 +10,7 @@ import { logger } from '../telemetry/logger';
 import { metrics } from '../telemetry/metrics';
 import { processWide } from '../process-wide';
 
-export { rateLimitHeaders, retryAfterSeconds, type Limiter, type RateLimitDecision } from './limiter';
+export { RATE_LIMIT_HEADER_NAMES, rateLimitHeaders, retryAfterSeconds, type Limiter, type RateLimitDecision } from './limiter';
 
 type Log = (message: string) => void;
 

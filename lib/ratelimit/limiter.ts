@@ -30,6 +30,9 @@ export interface Limiter {
  */
 export const RATE_LIMIT_POLICY_NAMES: Record<RateLimitWindow, string> = { data: 'default', protocol: 'protocol' };
 
+/** The headers rateLimitHeaders may set: what a browser client is let read of a cross-origin answer (Access-Control-Expose-Headers). */
+export const RATE_LIMIT_HEADER_NAMES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'Retry-After'] as const;
+
 export function rateLimitHeaders(decision: RateLimitDecision, window: RateLimitWindow = 'data', now = Date.now()): Record<string, string> {
   const remaining = Math.max(0, decision.remaining);
   const { windowSeconds } = RATE_LIMITS[window];

@@ -349,6 +349,8 @@ describe('registration', () => {
       expect(response.headers.get('x-ratelimit-remaining')).toBe(String(Math.max(0, 59 - attempt)));
       expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d{10}$/);
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=60;w=60');
+      // A browser client may read them (registration answers any origin).
+      expect(response.headers.get('access-control-expose-headers')).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After');
       if (response.status === 429) {
         expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'too many registrations from this address; try again later' });
         const retryAfter = Number(response.headers.get('retry-after'));
