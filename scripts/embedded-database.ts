@@ -6,7 +6,7 @@
 // .data/logs/postgres.log.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { initialise, startServer, urlOf, waitForConnections, withClient } from './cluster/postgres';
 import { Supervisor } from './cluster/processes';
@@ -79,14 +79,43 @@ async function dataFolder(user: OsUser, log: (line: string) => void): Promise<st
       `The postgres user, which PostgreSQL runs as under root, cannot reach ${DATA_DIR}: open the folders above it to others (chmod o+x), or remove ${CLUSTER_DIR} to start the demo's database afresh where it can.`,
     );
   }
-  const folder = path.join(await sharedFolder(), `demo-${createHash('sha256').update(DATA_DIR).digest('hex').slice(0, 12)}`);
+  const shared = await sharedFolder();
+  const abandoned = await removeAbandonedDemoFolders(shared);
+  if (abandoned.length > 0) log(`removed ${abandoned.length} demo database(s) in ${shared} whose checkout is gone: ${abandoned.join(', ')}`);
+  const folder = path.join(shared, `demo-${createHash('sha256').update(DATA_DIR).digest('hex').slice(0, 12)}`);
   // What is there is not this checkout's database: an empty folder left by a failed start, or the
   // database of an earlier checkout in the same place (its password is not this one's).
   await rm(CLUSTER_DIR, { recursive: true, force: true });
   await rm(folder, { recursive: true, force: true });
   await symlink(folder, CLUSTER_DIR);
+  // After the link: whenever the note exists, so does the link it is checked against.
+  await writeFile(`${folder}${CHECKOUT_NOTE}`, `${DATA_DIR}\n`);
   log(`the postgres user cannot reach ${DATA_DIR}: the database is kept in ${folder}, linked from ${CLUSTER_DIR}`);
   return folder;
+}
+
+/** Beside each demo folder in the shared folder: the `.data` folder of the checkout it belongs to. */
+const CHECKOUT_NOTE = '.checkout';
+
+/**
+ * Removes the demo folders in `shared` whose checkout no longer links to them: the checkout was deleted
+ * (a clone in a temporary folder, as CI makes, left its database behind for good) or keeps its data
+ * elsewhere now. A folder without a note is left alone: whose it is cannot be told. Returns those removed.
+ */
+export async function removeAbandonedDemoFolders(shared: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(shared)) {
+    if (!/^demo-[0-9a-f]{12}\.checkout$/.test(name)) continue;
+    const note = path.join(shared, name);
+    const folder = note.slice(0, -CHECKOUT_NOTE.length);
+    const dataDir = (await readFile(note, 'utf8')).trim();
+    // The link itself, not where it resolves: a folder still being created by its checkout's first start is kept.
+    if ((await readlink(path.join(dataDir, 'postgres')).catch(() => null)) === folder) continue;
+    await rm(folder, { recursive: true, force: true });
+    await rm(note, { force: true });
+    removed.push(folder);
+  }
+  return removed;
 }
 
 export async function startEmbeddedDatabase(log: (line: string) => void): Promise<EmbeddedDatabase> {

@@ -8,7 +8,7 @@
 // root is closed to the `postgres` user that runs the server (scripts/embedded-database.ts then keeps
 // the database in the shared folder, linked from .data/postgres).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -91,13 +91,19 @@ afterAll(async () => {
   await stopDemo();
   if (!parent) return;
   const database = path.join(checkout, '.data/postgres');
-  if (lstatSync(database, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(readlinkSync(database), { recursive: true, force: true });
+  if (lstatSync(database, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    rmSync(readlinkSync(database), { recursive: true, force: true });
+    rmSync(`${readlinkSync(database)}.checkout`, { force: true });
+  }
   rmSync(parent, { recursive: true, force: true });
 });
 
 describe('npm run key:create against the demo database, with no DATABASE_URL', () => {
   it.skipIf(process.getuid?.() !== 0)('as root, keeps the database in the shared folder, linked from .data/postgres, when postgres cannot reach the checkout', () => {
-    expect(realpathSync(path.join(checkout, '.data/postgres'))).toMatch(new RegExp(`^${SHARED_FOLDER}/demo-[0-9a-f]{12}$`));
+    const folder = realpathSync(path.join(checkout, '.data/postgres'));
+    expect(folder).toMatch(new RegExp(`^${SHARED_FOLDER}/demo-[0-9a-f]{12}$`));
+    // Beside it, whose it is: a later start removes it once this checkout is gone.
+    expect(readFileSync(`${folder}.checkout`, 'utf8')).toBe(`${realpathSync(checkout)}/.data\n`);
   });
 
   it('mints a key in the running demo database that works on /api/v1/me', async () => {
