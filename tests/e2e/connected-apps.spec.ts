@@ -8,31 +8,14 @@ import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
-import { connect } from '../integration/mcp-support';
-import { authorizationUrl, connectOverHttp, consentOverHttp, CookieJar, discover, exchangeCode, sessionOf } from '../support/oauth-flow';
+import { authorizationUrl, consentOverHttp, CookieJar, discover, exchangeCode, sessionOf } from '../support/oauth-flow';
 import { ADMIN, MEMBER, OTHER_ORG_ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 import { serveClientMetadata } from './support/client-metadata';
-
-const REDIRECT = 'http://127.0.0.1:33418/callback';
+import { callTools, connectRegisteredApp, grantOf, REDIRECT } from './support/connected-app';
 
 test.afterAll(async () => {
   await closeDb();
 });
-
-/** Tool calls made by a real MCP client with the app's token; resolves once the server has recorded them. */
-async function callTools(baseURL: string, token: string, grantId: string, tools: string[]): Promise<void> {
-  const client = await connect('@modelcontextprotocol/client 2.x', baseURL, token);
-  try {
-    for (const tool of tools) await client.callTool(tool);
-  } finally {
-    await client.close();
-  }
-  await expect.poll(async () => (await query('SELECT 1 FROM mcp_tool_calls WHERE grant_id = $1', [grantId])).length).toBe(tools.length);
-}
-
-async function grantOf(token: string): Promise<string> {
-  return (await verifyAccessToken(token))!.grantId;
-}
 
 /** An app identified by a metadata document, approved over HTTP by `who`: its grant id and token. */
 async function connectMetadataApp(baseURL: string, who: { userId: string; orgId: string }, name: string) {
@@ -52,11 +35,6 @@ async function connectMetadataApp(baseURL: string, who: { userId: string; orgId:
   } finally {
     await metadata.close();
   }
-}
-
-async function connectRegisteredApp(baseURL: string, who: { userId: string; orgId: string }, name: string) {
-  const { client, tokens } = await connectOverHttp(baseURL, await discover(baseURL), who, REDIRECT, {}, name);
-  return { clientId: client.client_id, token: tokens.access_token, grantId: await grantOf(tokens.access_token) };
 }
 
 function fact(page: Page, term: string) {
