@@ -1,4 +1,5 @@
-// A connected app's page and "Revoke all apps", in Chromium: every field of the page (an app identified
+// A connected app's page and "Revoke all apps", in Chromium: the apps table's columns (no Organisation
+// column, the organisation is always the viewer's own), every field of the page (an app identified
 // by its metadata document, one registered with the server), its tool calls per day made by a real MCP
 // client (the settings pages' one chart), an admin's requests and request log of the app (a member sees
 // neither), revoking from the page, revoke all with its confirmation (and cancel), the same 404 for an app
@@ -52,6 +53,8 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
 
   await signIn(page, ADMIN.email);
   await page.goto('/settings/connected-apps');
+  // No Organisation column: every app listed reads the viewer's own organisation.
+  await expect(page.getByRole('region', { name: /^Apps/ }).getByRole('columnheader')).toHaveText(['App', 'Scopes', 'Approved by', 'Connected', 'Last used', 'Tool calls', 'Actions']);
   await page.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(`/settings/connected-apps/${app.grantId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
