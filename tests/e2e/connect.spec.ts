@@ -1,7 +1,9 @@
 // "Connect your client" on the front page and /llms.txt, as a newcomer meets them: at 390, 768 and
 // 1280 px every client's guide opens (one at a time), every snippet carries this server's MCP URL, each
 // Copy button puts exactly the snippet's text on the clipboard and says so, and every state is
-// axe-clean without sideways scroll. /llms.txt is plain text with this server's absolute URLs.
+// axe-clean without sideways scroll; Claude's and ChatGPT's guides warn that this localhost URL is out of
+// their clouds' reach, and the section shows how to get a public https URL (a tunnel, then APP_URL).
+// /llms.txt is plain text with this server's absolute URLs.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { clientGuides } from '../../lib/mcp/client-setup';
@@ -37,6 +39,25 @@ for (const width of WIDTHS) {
     await saveScreenshot(page, testInfo, `connect-${width}`);
   });
 }
+
+test('the cloud clients warn that this server’s URL is on this computer, and the section says how to put it on a public https URL', async ({ page }) => {
+  await page.goto('/');
+  const section = page.getByRole('region', { name: 'Connect your client' });
+  // The tests' server is on localhost, which the providers' clouds cannot reach.
+  for (const [id, provider] of [['claude', 'Anthropic'], ['chatgpt', 'OpenAI']] as const) {
+    const details = section.locator(`details#connect-${id}`);
+    if (!(await details.evaluate((element: HTMLDetailsElement) => element.open))) await details.locator('summary').click();
+    await expect(details.locator('.connect-reach')).toHaveText(
+      `Connects from ${provider}’s cloud, not from your computer: the URL must be public and https. This server’s URL is on this computer, which ${provider} cannot reach: put it on a public https URL first (see “From a provider’s cloud” below).`,
+    );
+  }
+  const publicUrl = section.locator('#connect-public-url');
+  await expect(publicUrl).toBeVisible();
+  await expect(publicUrl).toHaveText('From a provider’s cloud: a public https URL');
+  const steps = publicUrl.locator('xpath=following-sibling::p');
+  await expect(steps.locator('code').filter({ hasText: /^cloudflared tunnel --url http:\/\/localhost:3000$/ })).toBeVisible();
+  await expect(steps.locator('code').filter({ hasText: /^APP_URL=https:\/\/<name>\.trycloudflare\.com npm run demo$/ })).toBeVisible();
+});
 
 test('each Copy button copies exactly its snippet, names what it copies and says it did', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);

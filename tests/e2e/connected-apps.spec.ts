@@ -1,4 +1,5 @@
-// A connected app's page and "Revoke all apps", in Chromium: every field of the page (an app identified
+// A connected app's page and "Revoke all apps", in Chromium: the apps table's columns (no Organisation
+// column, the organisation is always the viewer's own), every field of the page (an app identified
 // by its metadata document, one registered with the server), its tool calls per day made by a real MCP
 // client (the settings pages' one chart), an admin's requests and request log of the app (a member sees
 // neither), revoking from the page, revoke all with its confirmation (and cancel), the same 404 for an app
@@ -8,31 +9,14 @@ import { expect, test } from './support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { closeDb } from '../../lib/db';
 import { verifyAccessToken } from '../../lib/oauth/verify';
-import { connect } from '../integration/mcp-support';
-import { authorizationUrl, connectOverHttp, consentOverHttp, CookieJar, discover, exchangeCode, sessionOf } from '../support/oauth-flow';
+import { authorizationUrl, consentOverHttp, CookieJar, discover, exchangeCode, sessionOf } from '../support/oauth-flow';
 import { ADMIN, MEMBER, OTHER_ORG_ADMIN, expectAxeClean, query, saveScreenshot, signIn, userOrg } from './support/app';
 import { serveClientMetadata } from './support/client-metadata';
-
-const REDIRECT = 'http://127.0.0.1:33418/callback';
+import { callTools, connectRegisteredApp, grantOf, REDIRECT } from './support/connected-app';
 
 test.afterAll(async () => {
   await closeDb();
 });
-
-/** Tool calls made by a real MCP client with the app's token; resolves once the server has recorded them. */
-async function callTools(baseURL: string, token: string, grantId: string, tools: string[]): Promise<void> {
-  const client = await connect('@modelcontextprotocol/client 2.x', baseURL, token);
-  try {
-    for (const tool of tools) await client.callTool(tool);
-  } finally {
-    await client.close();
-  }
-  await expect.poll(async () => (await query('SELECT 1 FROM mcp_tool_calls WHERE grant_id = $1', [grantId])).length).toBe(tools.length);
-}
-
-async function grantOf(token: string): Promise<string> {
-  return (await verifyAccessToken(token))!.grantId;
-}
 
 /** An app identified by a metadata document, approved over HTTP by `who`: its grant id and token. */
 async function connectMetadataApp(baseURL: string, who: { userId: string; orgId: string }, name: string) {
@@ -54,11 +38,6 @@ async function connectMetadataApp(baseURL: string, who: { userId: string; orgId:
   }
 }
 
-async function connectRegisteredApp(baseURL: string, who: { userId: string; orgId: string }, name: string) {
-  const { client, tokens } = await connectOverHttp(baseURL, await discover(baseURL), who, REDIRECT, {}, name);
-  return { clientId: client.client_id, token: tokens.access_token, grantId: await grantOf(tokens.access_token) };
-}
-
 function fact(page: Page, term: string) {
   return page.locator('dl.facts dt').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
 }
@@ -74,6 +53,8 @@ test('an app’s page shows how it identified itself, its redirect hosts, scopes
 
   await signIn(page, ADMIN.email);
   await page.goto('/settings/connected-apps');
+  // No Organisation column: every app listed reads the viewer's own organisation.
+  await expect(page.getByRole('region', { name: /^Apps/ }).getByRole('columnheader')).toHaveText(['App', 'Scopes', 'Approved by', 'Connected', 'Last used', 'Tool calls', 'Actions']);
   await page.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(`/settings/connected-apps/${app.grantId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);

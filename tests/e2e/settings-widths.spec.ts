@@ -4,10 +4,14 @@
 // at every desktop width) and a long name is not a tower of words; a rotation's two keys are told apart
 // (the retiring one says when it retires, the organisation's log names keys by prefix, to the second; a
 // key's own page shows its status); the usage charts open on the latest day with text of a readable
-// size, and a request-log row shows every cell. The screenshots of docs/images/ are taken here.
+// size, a request-log row shows every cell, and on a phone the log's caption is a line above its rows;
+// the connected apps' table (Revoke) and recent tool calls, and an app's own page (its two charts and its
+// request log), likewise. The screenshots of docs/images/ are taken here.
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { ADMIN, expectAxeClean, expectInViewSideways, query, saveScreenshot, signIn } from './support/app';
+import { closeDb } from '../../lib/db';
+import { ADMIN, expectAxeClean, expectInViewSideways, query, saveScreenshot, signIn, userOrg } from './support/app';
+import { callTools, connectRegisteredApp } from './support/connected-app';
 
 const WIDTHS = [390, 768, 1024, 1280, 1440] as const;
 /** The widths of docs/images/. */
@@ -15,6 +19,11 @@ const SCREENSHOT_WIDTHS: readonly number[] = [390, 1280];
 
 // An axe run and a page load per width, on a machine shared with other builds.
 test.describe.configure({ timeout: 240_000 });
+
+// The connected app's grant is looked up through the app's own code, which opens the database.
+test.afterAll(async () => {
+  await closeDb();
+});
 
 /** How the pages write a moment to the second (UTC). */
 const toTheSecond = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
@@ -60,6 +69,52 @@ async function rotate(page: Page, old: MintedKey, name: string): Promise<MintedK
   await dialog.getByRole('radio', { name: /^1 hour/ }).check();
   await dialog.getByRole('button', { name: 'Rotate key' }).click();
   return storedKey(page, name);
+}
+
+/**
+ * Every usage chart of the page opens on its latest day (today), with that day and the axis beside it in
+ * view, and its text is at least 12 px. Returns how many charts were checked.
+ */
+async function expectChartsOpenOnLatestDay(page: Page, where: string): Promise<number> {
+  const charts = await page.locator('.chart-box').evaluateAll((boxes) =>
+    boxes.map((box) => {
+      const edge = box.getBoundingClientRect();
+      const inBox = (element: Element) => {
+        const at = element.getBoundingClientRect();
+        return at.left >= edge.left - 0.5 && at.right <= edge.right + 0.5;
+      };
+      const svg = box.querySelector('svg')!;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return {
+        name: box.getAttribute('aria-label'),
+        lastDay: [...box.querySelectorAll('text.day')].at(-1)!.textContent,
+        lastDayInView: inBox([...box.querySelectorAll('text.day')].at(-1)!),
+        axisInView: [...box.querySelectorAll('.tick text')].every(inBox),
+        textPx: Math.min(...[...box.querySelectorAll('text')].map((text) => parseFloat(getComputedStyle(text).fontSize) * scale)),
+      };
+    }),
+  );
+  for (const chart of charts) {
+    const which = `${chart.name} on ${where}`;
+    expect(chart.lastDay, `the latest day of ${which}`).toBe(shortDay.format(new Date()));
+    expect(chart.lastDayInView, `the latest day in view of ${which}`).toBe(true);
+    expect(chart.axisInView, `the axis in view of ${which}`).toBe(true);
+    expect(chart.textPx, `the text of ${which}`).toBeGreaterThanOrEqual(12);
+  }
+  return charts.length;
+}
+
+/**
+ * The request log's caption is a line above its rows, about as wide as the log's card: on a phone, where
+ * the rows are cards, it was laid out as a narrow cell of its own.
+ */
+async function expectLogCaptionAboveRows(page: Page, where: string): Promise<void> {
+  const log = page.getByTestId('request-log');
+  const card = (await page.locator('#request-log').boundingBox())!;
+  const caption = (await log.locator('caption').boundingBox())!;
+  const firstRow = (await log.locator('tbody tr').first().boundingBox())!;
+  expect(caption.width, `the log's caption on ${where}, in a card ${card.width} px wide`).toBeGreaterThanOrEqual(0.9 * card.width);
+  expect(caption.y + caption.height, `the bottom of the log's caption on ${where}`).toBeLessThanOrEqual(firstRow.y);
 }
 
 test('the keys page from 390 to 1440 px: every control of the table in view, long names in lines, a retiring key says when it retires', async ({ page }, testInfo) => {
@@ -143,26 +198,8 @@ test('a key’s usage page and the organisation’s log from 390 to 1440 px: the
       }
       // A row of the log shows every cell, whatever the width (cards on a phone).
       expect(await expectInViewSideways(page, `a log row of ${where}`, '[data-testid="request-log"] tbody tr:first-child td')).toBe(path === '/settings/usage' ? 8 : 7);
-      // The chart opens on its latest day, with the axis beside it, and its text is at least 12 px.
-      const chart = await page.locator('.chart-box').evaluate((box) => {
-        const edge = box.getBoundingClientRect();
-        const inBox = (element: Element) => {
-          const at = element.getBoundingClientRect();
-          return at.left >= edge.left - 0.5 && at.right <= edge.right + 0.5;
-        };
-        const svg = box.querySelector('svg')!;
-        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-        return {
-          lastDay: [...box.querySelectorAll('text.day')].at(-1)!.textContent,
-          lastDayInView: inBox([...box.querySelectorAll('text.day')].at(-1)!),
-          axisInView: [...box.querySelectorAll('.tick text')].every(inBox),
-          textPx: Math.min(...[...box.querySelectorAll('text')].map((text) => parseFloat(getComputedStyle(text).fontSize) * scale)),
-        };
-      });
-      expect(chart.lastDay, `the latest day on ${where}`).toBe(shortDay.format(new Date()));
-      expect(chart.lastDayInView, `the latest day in view on ${where}`).toBe(true);
-      expect(chart.axisInView, `the axis in view on ${where}`).toBe(true);
-      expect(chart.textPx, `chart text on ${where}`).toBeGreaterThanOrEqual(12);
+      expect(await expectChartsOpenOnLatestDay(page, where), `charts on ${where}`).toBe(1);
+      if (width === 390) await expectLogCaptionAboveRows(page, where);
       await expectAxeClean(page);
       if (SCREENSHOT_WIDTHS.includes(width)) {
         if (path === '/settings/usage') {
@@ -186,4 +223,34 @@ test('a key’s usage page and the organisation’s log from 390 to 1440 px: the
   await expect(page.getByTestId('usage-table').locator('tbody tr').last()).toHaveText([today, '1', '0', '1', '0', '0', '2'].join(''));
   const endpoints = page.getByTestId('usage-endpoints').locator('tbody tr');
   await expect(endpoints).toHaveText([['/api/v1/ads/overview', '1', '0', '0', '1', '0', '0'].join(''), ['/api/v1/me', '1', '1', '0', '0', '0', '0'].join('')]);
+});
+
+test('the connected apps and an app’s own page from 390 to 1440 px: every control of the tables in view, the charts open on the latest day', async ({ page, baseURL }) => {
+  const app = await connectRegisteredApp(baseURL!, await userOrg(ADMIN.email), 'Weekly report assistant');
+  await callTools(baseURL!, app.token, app.grantId, ['list_clients', 'describe_metrics']);
+  // The app's requests per day and its request log are read from the log's rows.
+  await expect.poll(async () => (await query('SELECT 1 FROM request_log WHERE grant_id = $1 AND tool IS NOT NULL', [app.grantId])).length).toBe(2);
+  await signIn(page, ADMIN.email);
+
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/settings/connected-apps');
+    const list = `/settings/connected-apps at ${width} px`;
+    // The app's link and its Revoke at least.
+    expect(await expectInViewSideways(page, `the apps table of ${list}`), `controls of ${list}`).toBeGreaterThanOrEqual(2);
+    await expect(page.locator(`tr[data-grant-id="${app.grantId}"]`).getByRole('button')).toHaveText(['Revoke']);
+    // A row of the recent tool calls shows every cell.
+    const calls = '[aria-labelledby="calls-title"] tbody tr:first-child td';
+    expect(await expectInViewSideways(page, `a tool-call row of ${list}`, calls)).toBe(6);
+    await expectAxeClean(page);
+
+    await page.goto(`/settings/connected-apps/${app.grantId}`);
+    const own = `the app’s page at ${width} px`;
+    await expectInViewSideways(page, own);
+    expect(await expectInViewSideways(page, `a log row of ${own}`, '[data-testid="request-log"] tbody tr:first-child td')).toBe(7);
+    // Its tool calls per day and its requests per day.
+    expect(await expectChartsOpenOnLatestDay(page, own), `charts on ${own}`).toBe(2);
+    if (width === 390) await expectLogCaptionAboveRows(page, own);
+    await expectAxeClean(page);
+  }
 });

@@ -305,6 +305,7 @@ describe('reading on with meta.nextOffset', () => {
 
   it.each([
     ['list_clients', {}, {}],
+    ['list_ad_entities', { ...month, level: 'adset' }, { ...month, level: 'adset' }],
     ['list_ad_entities', { ...month, level: 'ad' }, { ...month, level: 'ad' }],
     ['list_social_posts', month, month],
   ])('walks %s from the default call through REST’s whole list: same ids, same order, no gap, no duplicate', async (tool, args, query) => {

@@ -35,6 +35,8 @@ describe('the client guides', () => {
     expect(byId('inspector').snippet.text).toBe(
       `npx @modelcontextprotocol/inspector --cli ${URL_HERE} --transport http --header "Authorization: Bearer <key>" --method tools/list`,
     );
+    // An older Node.js stops the Inspector with an error that does not say why.
+    expect(byId('inspector').steps.join('\n')).toContain('Node.js 22.19 or later');
   });
 
   it('say which clients connect from their provider’s cloud, and warn when this server’s URL is on this computer', () => {
