@@ -9,7 +9,13 @@ export interface FloorResult extends Percentiles {
   requestsPerSecond: number;
 }
 
-export async function measureFloor(work: () => Promise<unknown>, iterations: number, concurrency: number): Promise<FloorResult> {
+/** The durations of `iterations` calls of `work`, `concurrency` at a time, and the wall time they took. */
+export interface FloorSamples {
+  durations: number[];
+  seconds: number;
+}
+
+export async function sampleFloor(work: () => Promise<unknown>, iterations: number, concurrency: number): Promise<FloorSamples> {
   const durations: number[] = [];
   let started = 0;
   const worker = async () => {
@@ -22,6 +28,12 @@ export async function measureFloor(work: () => Promise<unknown>, iterations: num
   };
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - t0) / 1000;
-  return { iterations, requestsPerSecond: iterations / seconds, ...percentiles(durations) };
+  return { durations, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Rounds of samples as one result. */
+export function summariseFloor(runs: FloorSamples[]): FloorResult {
+  const durations = runs.flatMap((run) => run.durations);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  return { iterations: durations.length, requestsPerSecond: durations.length / seconds, ...percentiles(durations) };
 }

@@ -41,14 +41,14 @@ export interface LoadOptions {
 }
 
 /** The raw samples of one autocannon run, mergeable with others. */
-interface Samples {
+export interface Samples {
   durations: number[];
   seconds: number;
   statuses: Record<string, number>;
   errors: number;
 }
 
-function summarise(runs: Samples[]): LoadResult {
+export function summarise(runs: Samples[]): LoadResult {
   const durations = runs.flatMap((run) => run.durations);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const statuses: Record<string, number> = {};
@@ -63,7 +63,7 @@ function summarise(runs: Samples[]): LoadResult {
   };
 }
 
-function sample(options: LoadOptions): Promise<Samples> {
+export function sample(options: LoadOptions): Promise<Samples> {
   const { baseUrl, path, connections, amount, keys } = options;
   const durations: number[] = [];
   const statuses: Record<string, number> = {};

@@ -20,14 +20,14 @@ import { addDays } from '@/lib/time/days';
 import type { BenchCase } from './cases';
 import { BENCH_SEED, DEFAULT_BENCH_DATABASE_URL, DEFAULT_GROWTH_DATABASE_URL, ensureBenchDatabase, GROWTH_SEED } from './database';
 import { explainWork } from './explain';
-import { measureFloor } from './floor';
+import { sampleFloor, summariseFloor, type FloorSamples } from './floor';
 import { mintKeyPool, type KeyPool } from './keys';
 import { budgetMisses, measureToolAnswers, sizeTable } from './mcp-sizes';
-import { runAlternating, runLoad } from './load';
+import { runAlternating, runLoad, sample, summarise, type Samples } from './load';
 import { consoleTable, growthTable, performanceSection, platformLines, type GrowthRow } from './report';
 import { fairnessLine, measureFairness, yearOfAdsPath, type FairnessResult } from './fairness';
 import { buildServer, coldStart, startServer, type RunningServer } from './server';
-import { AMOUNT, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
+import { AMOUNT, CASE_ROUNDS, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
 import { caseMisses, fairnessMisses, platformCost, TARGETS, type CaseResult } from './targets';
 
 const PORTS = { cold: 3199, warm: 3198, growth: 3197, fairness: 3196 } as const;
@@ -119,17 +119,30 @@ async function measureLoad(benchCase: BenchCase, baseUrl: string, keys: KeyPool 
   return { load, size };
 }
 
+/**
+ * The case's requests and its floor in CASE_ROUNDS alternating rounds, after WARMUP_REQUESTS at c=1 (whose
+ * p50 sizes the run) and FLOOR_WARMUP_CALLS: the web layer is their difference, so a change in the
+ * machine's load, or in what PostgreSQL has cached, during the measurement weighs on both alike.
+ */
+async function measureLoadAndFloor(benchCase: BenchCase, baseUrl: string, keys: KeyPool | null, floorWork: () => Promise<unknown>) {
+  const warmup = await runLoad({ baseUrl, path: benchCase.path, connections: 1, amount: WARMUP_REQUESTS, keys });
+  for (let i = 0; i < FLOOR_WARMUP_CALLS; i++) await floorWork();
+  const size = caseSize(benchCase.connections, warmup.p50);
+  const loads: Samples[] = [];
+  const floors: FloorSamples[] = [];
+  for (let round = 0; round < CASE_ROUNDS; round++) {
+    loads.push(await sample({ baseUrl, path: benchCase.path, connections: benchCase.connections, amount: Math.ceil(size.requests / CASE_ROUNDS), keys }));
+    floors.push(await sampleFloor(floorWork, Math.ceil(size.floorIterations / CASE_ROUNDS), benchCase.connections));
+  }
+  return { load: summarise(loads), floor: summariseFloor(floors) };
+}
+
 /** The cold path and the floor; with `warmServer` and a cacheable case, the warm path too. */
 async function measureCase(benchCase: BenchCase, coldServer: RunningServer, warmServer: RunningServer | null, keys: KeyPool): Promise<CaseResult> {
   const floorWork = benchCase.floor;
   const keyed = benchCase.kind === 'liveness' ? null : keys;
   const loadAverageAtStart = loadAverage();
-  const { load, size } = await measureLoad(benchCase, coldServer.url, keyed);
-  let floor = null;
-  if (floorWork) {
-    for (let i = 0; i < FLOOR_WARMUP_CALLS; i++) await floorWork();
-    floor = await measureFloor(floorWork, size.floorIterations, benchCase.connections);
-  }
+  const { load, floor } = floorWork ? await measureLoadAndFloor(benchCase, coldServer.url, keyed, floorWork) : { ...(await measureLoad(benchCase, coldServer.url, keyed)), floor: null };
   // The warm server's first warm-up request computes the answer and fills the cache; the rest are hits.
   const warm = warmServer && benchCase.cacheable ? (await measureLoad(benchCase, warmServer.url, keyed)).load : null;
   const ratio = floor ? load.p50 / floor.p50 : null;

@@ -15,6 +15,12 @@ export const AMOUNT = { 1: 60, 8: 200 } as const;
  */
 export const PLATFORM_AMOUNT = { 1: 400, 8: 2000 } as const;
 export const PLATFORM_ROUNDS = 8;
+/**
+ * Rounds in which a case's requests and its floor's calls alternate (run.ts): measured one after the
+ * other, the two were taken seconds apart, and the machine's drift in between (its other work, what
+ * PostgreSQL had cached) went into their difference, the web layer (docs/performance/round-21-cluster-timeouts-and-the-bench.md).
+ */
+export const CASE_ROUNDS = 4;
 /** Unrecorded requests before each case (first-call compilation, caches, connection setup); their p50 sizes the case. */
 export const WARMUP_REQUESTS = 2;
 /** The floor's p50 settles with fewer calls than the endpoint's p99 needs. */
