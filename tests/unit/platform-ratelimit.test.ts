@@ -2,7 +2,7 @@
 // fallback that logs once each way, the headers, and whose window a request counts in.
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthContext } from '@/lib/contract/credential';
-import { rateLimitHeaders, withFallback, type Limiter } from '@/lib/ratelimit';
+import { RATE_LIMIT_HEADER_NAMES, rateLimitHeaders, withFallback, type Limiter } from '@/lib/ratelimit';
 import { rateLimitIdentity } from '@/lib/ratelimit/identity';
 import { memoryLimiter } from '@/lib/ratelimit/memory';
 
@@ -60,6 +60,13 @@ describe('rateLimitHeaders', () => {
     expect(rateLimitHeaders({ allowed: false, limit: 60, remaining: 0, resetAt: 1_000 }, 'data', 1_000)['Retry-After']).toBe('1');
     // The standard field's reset stays within the window: 0 when it has just ended, never negative.
     expect(rateLimitHeaders({ allowed: true, limit: 60, remaining: 0, resetAt: 1_000 }, 'data', 5_000).RateLimit).toBe('"default";r=0;t=0');
+  });
+
+  it('sets exactly the headers RATE_LIMIT_HEADER_NAMES lists (what CORS lets a browser read): a refusal all of them', () => {
+    const refused = rateLimitHeaders({ allowed: false, limit: 60, remaining: 0, resetAt: 1_800_000_000_000 }, 'data', 1_800_000_000_000 - 5_000);
+    expect(Object.keys(refused)).toEqual([...RATE_LIMIT_HEADER_NAMES]);
+    const allowed = rateLimitHeaders({ allowed: true, limit: 60, remaining: 9, resetAt: 1_800_000_000_000 }, 'protocol', 1_800_000_000_000 - 5_000);
+    expect(Object.keys(allowed)).toEqual(RATE_LIMIT_HEADER_NAMES.filter((name) => name !== 'Retry-After'));
   });
 
   it('names the MCP protocol window as a policy of its own', () => {
