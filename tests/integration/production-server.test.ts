@@ -24,7 +24,7 @@ let fields: [string, string][];
 beforeAll(async () => {
   // The stand-in for a held event loop (tests/support/stall-on-signal.mjs) is loaded: SIGUSR2 holds it.
   const stallOnSignal = fileURLToPath(new URL('../support/stall-on-signal.mjs', import.meta.url));
-  server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { TRUST_PROXY: '0', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${stallOnSignal}` } });
+  server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { TRUST_PROXY: '0', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import="${stallOnSignal}"` } });
   fields = await signInActionFields(server.origin);
 }, 300_000);
 
