@@ -31,6 +31,8 @@ declare module 'autocannon' {
     on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
     on(event: 'done', listener: (result: Result) => void): this;
     on(event: 'error', listener: (error: Error) => void): this;
+    /** Ends the run early: the callback then gets the result so far. */
+    stop(): void;
   }
 
   function autocannon(options: Options, callback?: (error: Error | null, result: Result) => void): Instance;

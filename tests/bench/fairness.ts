@@ -2,7 +2,11 @@
 // IN_FLIGHT_PER_KEY requests in flight, every request a year of its ads overview, sent again as soon as
 // it is answered whatever the answer), another organisation calls /api/v1/me, one request at a time,
 // every PROBE_INTERVAL_MS or as soon as the one before is answered if that took longer, from a thread
-// of its own.
+// of its own. The probe starts once the flood is in place: every one of its connections answered at
+// least once (and no sooner than FLOOD_HEAD_START_MS). Until then the server is still accepting the
+// flood's connections, one for each turn of its event loop (libuv accepts a single connection per
+// turn since 1.45), and a connection opened meanwhile waits behind them: 1.1-1.4 s at the probe's first
+// request in a run that started it 3 s into the flood (docs/performance/round-22-fairness-and-the-web-layer.md).
 // What counts is how long the other organisation waits: its p95 and its slowest answer, and whether
 // every answer was a 200. The flood's own answers (200, 429 once its keys' windows are used up, 503
 // when the process is at its limit) are counted and shown.
@@ -15,8 +19,10 @@ import { mintKeyPool, overrunKeyPool, type KeyPool } from './keys';
 
 export const FLOOD_KEYS = 40;
 export const IN_FLIGHT_PER_KEY = 4;
-/** The flood runs this long before the probe starts: its keys' windows are used up and it is at the gate. */
+/** The flood runs at least this long before the probe starts: its keys' windows are used up and it is at the gate. */
 const FLOOD_HEAD_START_MS = 3_000;
+/** A flood whose connections have not all been answered by then is reported as an error, not measured. */
+const FLOOD_IN_PLACE_LIMIT_MS = 30_000;
 /** The other organisation's requests start at most this often (one after another, never two at once). */
 const PROBE_INTERVAL_MS = 100;
 
@@ -31,6 +37,8 @@ export interface FairnessResult {
   probeStatuses: Record<string, number>;
   floodStatuses: Record<string, number>;
   floodRequestsPerSecond: number;
+  /** From the flood's start until every one of its connections had an answer, in ms. */
+  floodInPlaceMs: number;
 }
 
 export interface FairnessOptions {
@@ -97,13 +105,19 @@ export async function measureFairness(options: FairnessOptions): Promise<Fairnes
   const first = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${probeKeys.next()}` } });
   await first.arrayBuffer();
   if (first.status !== 200) throw new Error(`the fairness probe's first /me was answered ${first.status}`);
-  const flood = new Promise<Result>((resolve, reject) =>
-    autocannon(
+  const floodStarted = performance.now();
+  let inPlace!: () => void;
+  const floodInPlace = new Promise<void>((resolve) => (inPlace = resolve));
+  const answeredConnections = new Set<unknown>();
+  let floodRun!: ReturnType<typeof autocannon>;
+  const flood = new Promise<Result>((resolve, reject) => {
+    floodRun = autocannon(
       {
         url: baseUrl,
         // Connection i always uses key i mod FLOOD_KEYS: each key has exactly IN_FLIGHT_PER_KEY requests in flight.
         connections: FLOOD_KEYS * IN_FLIGHT_PER_KEY,
-        duration: seconds + FLOOD_HEAD_START_MS / 1000,
+        // Stopped once the probe is done: this only bounds a run whose probe never ends.
+        duration: (FLOOD_IN_PLACE_LIMIT_MS + FLOOD_HEAD_START_MS) / 1000 + 2 * seconds,
         timeout: 30,
         requests: [
           {
@@ -117,13 +131,26 @@ export async function measureFairness(options: FairnessOptions): Promise<Fairnes
         ],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
-    ),
-  );
-  await new Promise((resolve) => setTimeout(resolve, FLOOD_HEAD_START_MS));
+    ).on('response', (connection) => {
+      answeredConnections.add(connection);
+      if (answeredConnections.size === FLOOD_KEYS * IN_FLIGHT_PER_KEY) inPlace();
+    });
+  });
+  const endedEarly = flood.then(() => Promise.reject(new Error('the flood ended before it was in place')));
+  try {
+    await waitFor(Promise.race([floodInPlace, endedEarly]), FLOOD_IN_PLACE_LIMIT_MS, () => `the flood was not in place after ${FLOOD_IN_PLACE_LIMIT_MS / 1000} s: ${answeredConnections.size} of its ${FLOOD_KEYS * IN_FLIGHT_PER_KEY} connections answered`);
+  } catch (error) {
+    floodRun.stop();
+    throw error;
+  }
+  const floodInPlaceMs = performance.now() - floodStarted;
+  log(`the flood is in place after ${(floodInPlaceMs / 1000).toFixed(1)} s (each of its connections answered)`);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, FLOOD_HEAD_START_MS - floodInPlaceMs)));
   const probe = await probeInWorker(`${baseUrl}/api/v1/me`, probeKeys, seconds);
   const durations = probe.map((answer) => answer.ms);
   const probeStatuses: Record<string, number> = {};
   for (const { status } of probe) probeStatuses[status] = (probeStatuses[status] ?? 0) + 1;
+  floodRun.stop();
   const result = await flood;
   const floodStatuses: Record<string, number> = {};
   for (const [status, count] of Object.entries(result.statusCodeStats)) floodStatuses[status] = count.count;
@@ -138,14 +165,26 @@ export async function measureFairness(options: FairnessOptions): Promise<Fairnes
     probeStatuses,
     floodStatuses,
     floodRequestsPerSecond: result.requests.total / result.duration,
+    floodInPlaceMs,
   };
+}
+
+/** `promise`, or an error with `message()` once `ms` have passed without it settling. */
+async function waitFor(promise: Promise<void>, ms: number, message: () => string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message())), ms)));
+  try {
+    await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The probe's result in one line, as the bench prints it. */
 export function fairnessLine(result: FairnessResult): string {
   const counts = (statuses: Record<string, number>) => Object.entries(statuses).map(([status, n]) => `${status}: ${n}`).join(', ');
   return (
-    `fairness: during ${result.seconds} s of one organisation's flood (${FLOOD_KEYS} keys × ${IN_FLIGHT_PER_KEY} in flight, ${result.floodRequestsPerSecond.toFixed(0)} requests/s; ${counts(result.floodStatuses)}), ` +
+    `fairness: during ${result.seconds} s of one organisation's flood (${FLOOD_KEYS} keys × ${IN_FLIGHT_PER_KEY} in flight, ${result.floodRequestsPerSecond.toFixed(0)} requests/s, in place after ${(result.floodInPlaceMs / 1000).toFixed(1)} s; ${counts(result.floodStatuses)}), ` +
     `another organisation's /me: ${result.probes} requests, p50 ${result.p50.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms, slowest ${result.slowest.toFixed(0)} ms (${counts(result.probeStatuses)})`
   );
 }
