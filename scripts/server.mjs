@@ -16,17 +16,19 @@
 // becomes the request's JSON log line and its sample of the metrics, served on METRICS_PORT when set
 // (lib/telemetry/server.ts). CONNECTION_LIMITS bound how long a connection may take to send its
 // request or sit idle. Every line the process prints goes through the one logger (lib/telemetry/logger.ts).
-// V8's heap is bounded from the memory the process may use unless the operator chose (scripts/heap-limit.mjs).
+// V8's heap is bounded from the memory the process may use unless the operator chose, and glibc's
+// allocator kept to two arenas (scripts/heap-limit.mjs).
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import { answerClientErrors } from './client-errors.mjs';
-import { boundHeap } from './heap-limit.mjs';
+import { boundMemory } from './heap-limit.mjs';
 
-// First, before the rest is loaded: the server may start itself again with a bound on its heap.
-boundHeap();
+// First, before the rest is loaded: the server may start itself again with a bound on its heap (and
+// on its allocator's arenas).
+boundMemory();
 const { default: compression } = await import('compression');
 const { logger } = await import('../lib/telemetry/logger.ts');
 const { observeRequest, routeTable, serveMetrics } = await import('../lib/telemetry/server.ts');

@@ -4,6 +4,7 @@
 // caller writes changes it; and the connection limits, which cut a trickled body within their bound
 // and log a cut or aborted request in one line. Clients are told apart by their source address: every
 // address of 127.0.0.0/8 is this machine's.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -155,6 +156,18 @@ async function loggedDuring(run: () => Promise<unknown>): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, 500));
   return server.logs().slice(before);
 }
+
+describe('the memory bounds the server starts with (scripts/heap-limit.mjs)', () => {
+  it("runs, in the process it was started as, with V8's heap bounded and glibc's arenas at two", () => {
+    const commandLine = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine.filter((argument) => /^--max-(old|semi)-space-size=/.test(argument))).toEqual([
+      expect.stringMatching(/^--max-old-space-size=\d+$/),
+      '--max-semi-space-size=32',
+    ]);
+    const environment = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+    expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+  });
+});
 
 describe('connection limits', () => {
   // The bound: the app's body timeout (2 s) plus 1 s, checked every 250 ms. Asserted with a generous

@@ -1,7 +1,8 @@
 // The heap's bound of `npm start`'s server (scripts/heap-limit.mjs): an operator's own flag wins, then
 // SERVER_HEAP_MB, then a quarter of the memory limit within the default's floor and ceiling.
+// glibc's arenas: two unless the operator set MALLOC_ARENA_MAX.
 import { describe, expect, it } from 'vitest';
-import { heapFlags } from '../../scripts/heap-limit.mjs';
+import { allocatorEnv, heapFlags } from '../../scripts/heap-limit.mjs';
 
 const GB = 2 ** 30;
 const flagsFor = (env: Record<string, string>, limitBytes = 24 * GB, execArgv: string[] = []) => heapFlags({ env, execArgv, limitBytes });
@@ -26,5 +27,13 @@ describe('the heap bound of the server', () => {
     expect(flagsFor({ SERVER_HEAP_MB: 'off' })).toEqual([]);
     expect(() => flagsFor({ SERVER_HEAP_MB: '1.5GB' })).toThrow(/SERVER_HEAP_MB/);
     expect(() => flagsFor({ SERVER_HEAP_MB: '8' })).toThrow(/16 or more/);
+  });
+});
+
+describe("the allocator's arenas", () => {
+  it("are two unless the operator set MALLOC_ARENA_MAX, whatever its value", () => {
+    expect(allocatorEnv({ env: {} })).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(allocatorEnv({ env: { MALLOC_ARENA_MAX: '8' } })).toEqual({});
+    expect(allocatorEnv({ env: { MALLOC_ARENA_MAX: '' } })).toEqual({});
   });
 });
