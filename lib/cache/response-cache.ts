@@ -33,9 +33,15 @@ export function jsonAnswer(body: unknown): CachedAnswer {
   return { body: bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url')}"` };
 }
 
-export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The bound when none is set. The cache's answers are Buffers beside V8's heap: under the mixed load
+ * of many keys and ranges the cache fills to its bound, and 64 MiB of it took an instance past its
+ * memory target (docs/performance/round-22-fairness-and-the-web-layer.md). 32 MiB still holds
+ * hundreds of answers.
+ */
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
-/** `RESPONSE_CACHE_MAX_BYTES` (default 64 MiB); 0 turns the cache off. */
+/** `RESPONSE_CACHE_MAX_BYTES` (default 32 MiB); 0 turns the cache off. */
 export function maxBytesFromEnv(value = process.env.RESPONSE_CACHE_MAX_BYTES): number {
   if (value === undefined || value.trim() === '') return DEFAULT_MAX_BYTES;
   const bytes = Number(value);

@@ -44,8 +44,8 @@ describe('memoryResponseCache', () => {
 });
 
 describe('maxBytesFromEnv', () => {
-  it('defaults to 64 MiB, takes whole numbers of bytes, 0 included, and refuses anything else', () => {
-    expect(DEFAULT_MAX_BYTES).toBe(67_108_864);
+  it('defaults to 32 MiB, takes whole numbers of bytes, 0 included, and refuses anything else', () => {
+    expect(DEFAULT_MAX_BYTES).toBe(33_554_432);
     expect(maxBytesFromEnv(undefined)).toBe(DEFAULT_MAX_BYTES);
     expect(maxBytesFromEnv(' ')).toBe(DEFAULT_MAX_BYTES);
     expect(maxBytesFromEnv('0')).toBe(0);
