@@ -26,13 +26,14 @@ import { budgetMisses, measureToolAnswers, sizeTable } from './mcp-sizes';
 import { runAlternating, runLoad, sample, summarise, type Samples } from './load';
 import { consoleTable, growthTable, performanceSection, platformLines, type GrowthRow } from './report';
 import { fairnessLine, measureFairness, yearOfAdsPath, type FairnessResult } from './fairness';
-import { buildServer, coldStart, startServer, type RunningServer } from './server';
+import { buildServer, coldStarts, startServer, type ColdStart, type RunningServer } from './server';
 import { AMOUNT, CASE_ROUNDS, caseSize, FLOOR_ITERATIONS, MIN_SAMPLES, PLATFORM_AMOUNT, PLATFORM_ROUNDS, plannedKeyedRequests, WARMUP_REQUESTS } from './sizing';
 import { caseMisses, fairnessMisses, platformCost, TARGETS, type CaseResult } from './targets';
 
 const PORTS = { cold: 3199, warm: 3198, growth: 3197, fairness: 3196 } as const;
 const FAIRNESS_SECONDS = 20;
-const COLD_STARTS = 3;
+/** Restarts measured after a build's first start. */
+const COLD_RESTARTS = 2;
 /** The ranges of the growth table's "30 → 366 days" columns. */
 const GROWTH_DAYS = [30, 366] as const;
 const RESULTS_DIR = 'bench-results';
@@ -47,7 +48,6 @@ const log = (line: string) => console.log(`[${((performance.now() - runStarted) 
 const loadAverage = () => os.loadavg()[0]!;
 const firstLine = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 100);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? NaN;
 
 function machine() {
   const cpus = os.cpus();
@@ -153,9 +153,13 @@ async function measureCase(benchCase: BenchCase, coldServer: RunningServer, warm
 /**
  * What the cases do not show, each on a server of its own: the fairness probe (one organisation floods,
  * another calls /me; the response cache off, so that the flood's every request is computed) and the
- * cold start, spawn to the first 200 of /me with a key, COLD_STARTS times.
+ * cold start, spawn to the first 200 of /me with a key: a build's first start, then COLD_RESTARTS restarts.
  */
-async function measureInstance(databaseUrl: string, orgId: string, keys: KeyPool): Promise<{ fairness: FairnessResult; coldStarts: number[] }> {
+async function measureInstance(
+  databaseUrl: string,
+  orgId: string,
+  keys: KeyPool,
+): Promise<{ fairness: FairnessResult; starts: { first: ColdStart; restarts: ColdStart[] } }> {
   const [other] = await sql<{ id: string }>('SELECT id FROM organizations WHERE id <> $1 ORDER BY name LIMIT 1', [orgId]);
   if (!other) throw new Error('the fairness probe needs a second organisation in the benchmark database');
   const server = await startServer(databaseUrl, PORTS.fairness, 'cold', log);
@@ -167,10 +171,17 @@ async function measureInstance(databaseUrl: string, orgId: string, keys: KeyPool
   } finally {
     await server.stop();
   }
-  const coldStarts: number[] = [];
-  for (let i = 0; i < COLD_STARTS; i++) coldStarts.push((await coldStart(databaseUrl, keys.next())).apiMs);
-  log(`cold starts (spawn → first 200 of /me): ${coldStarts.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-  return { fairness, coldStarts };
+  const starts = await coldStarts(databaseUrl, () => keys.next(), COLD_RESTARTS);
+  log(coldStartLine(starts));
+  return { fairness, starts };
+}
+
+/** The cold starts, spawn to the first 200 of /me, in a line. */
+function coldStartLine({ first, restarts }: { first: ColdStart; restarts: ColdStart[] }): string {
+  return (
+    `cold start, spawn → first 200 of /me with a key: a build's first start ${first.apiMs.toFixed(0)} ms (no compiled code kept), ` +
+    `restarts ${restarts.map((start) => start.apiMs.toFixed(0)).join(', ')} ms; target < ${TARGETS.coldStartMs} ms each`
+  );
 }
 
 /** The cases of the growth tables: every ranged endpoint for the whole organisation at c=1 over GROWTH_DAYS. */
@@ -253,7 +264,7 @@ async function main(): Promise<number> {
   const results: CaseResult[] = [];
   let keys: KeyPool;
   try {
-    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + 2 * SERVER_WARMUP_REQUESTS + COLD_STARTS, log);
+    keys = await mintKeyPool(fixtures.orgId, plannedKeyedRequests(cases) + 2 * SERVER_WARMUP_REQUESTS + 1 + COLD_RESTARTS, log);
     await warmUpServer(cold.url, keys);
     await warmUpServer(warm.url, keys);
     for (const benchCase of cases) {
@@ -281,7 +292,8 @@ async function main(): Promise<number> {
     await Promise.all([cold.stop(), warm.stop()]);
   }
   const memory = { cold: cold.memory(), warm: warm.memory() };
-  const { fairness, coldStarts } = await measureInstance(databaseUrl, fixtures.orgId, keys!);
+  const { fairness, starts } = await measureInstance(databaseUrl, fixtures.orgId, keys!);
+  const slowStarts = [starts.first, ...starts.restarts].filter((start) => start.apiMs >= TARGETS.coldStartMs);
 
   // With the server stopped, so that the plans are not slowed by the load of the run itself.
   const slowest = results
@@ -325,7 +337,7 @@ async function main(): Promise<number> {
     ...invalid.filter((r) => demo.results.includes(r)).map((r) => `${r.case.name} on ${GROWTH_SEED.scale}: ${r.misses.join('; ')}`),
     ...(platform?.misses ?? []),
     ...fairnessMisses(fairness),
-    ...(median(coldStarts) >= TARGETS.coldStartMs ? [`cold start (median of ${COLD_STARTS}) ${median(coldStarts).toFixed(0)} ms ≥ ${TARGETS.coldStartMs} ms`] : []),
+    ...slowStarts.map((start) => `cold start ${start.apiMs.toFixed(0)} ms ≥ ${TARGETS.coldStartMs} ms${start === starts.first ? " (the build's first)" : ''}`),
     ...rssMisses.map((path) => `${path} server peak RSS ${memory[path].peakTreeRssMb.toFixed(0)} MB ≥ ${TARGETS.peakRssMb} MB`),
     ...budgetMisses(toolAnswers),
   ];
@@ -338,7 +350,7 @@ async function main(): Promise<number> {
       .join(', ');
   const instanceLines = [
     fairnessLine(fairness),
-    `cold start, spawn → first 200 of /me with a key: ${coldStarts.map((ms) => ms.toFixed(0)).join(', ')} ms (median of ${COLD_STARTS} ${median(coldStarts).toFixed(0)} ms; target < ${TARGETS.coldStartMs} ms)`,
+    coldStartLine(starts),
   ];
   const summary = [
     '',
@@ -382,7 +394,7 @@ async function main(): Promise<number> {
     statuses,
     platform,
     fairness,
-    coldStartsMs: coldStarts.map((ms) => round(ms, 0)),
+    coldStartsMs: { first: round(starts.first.apiMs, 0), restarts: starts.restarts.map((start) => round(start.apiMs, 0)) },
     cases: results,
     growth: { demoRowCounts: demo.rowCounts, demoCases: demo.results },
     mcpToolAnswers: toolAnswers,

@@ -2,9 +2,9 @@
 // server (scripts/server.mjs), with the peak resident memory of its whole process tree sampled from
 // /proc while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { NEXT_BIN, SERVER_SCRIPT } from '../support/production-server';
+import { keptCodeDir, NEXT_BIN, SERVER_SCRIPT } from '../support/production-server';
 import { freePort } from '../../scripts/cluster/processes';
 
 export const DIST_DIR = '.next-bench';
@@ -173,12 +173,27 @@ export async function startServer(
   };
 }
 
+export type ColdStart = { liveMs: number; apiMs: number };
+
+/**
+ * Cold starts of the benchmark's build: the first as after a deployment, with no compiled code kept (its
+ * folder emptied, as `next build` leaves it), then `restarts` more, each reading what the starts before
+ * it kept.
+ */
+export async function coldStarts(databaseUrl: string, nextKey: () => string, restarts: number): Promise<{ first: ColdStart; restarts: ColdStart[] }> {
+  rmSync(keptCodeDir(DIST_DIR), { recursive: true, force: true });
+  const first = await coldStart(databaseUrl, nextKey());
+  const later: ColdStart[] = [];
+  for (let i = 0; i < restarts; i++) later.push(await coldStart(databaseUrl, nextKey()));
+  return { first, restarts: later };
+}
+
 /**
  * Milliseconds from spawning a new server process (`npm start`'s, on the benchmark's build) to its first
  * 200 of liveness, then of `/api/v1/me` with `key` (the first route module, database connection and
  * limiter call).
  */
-export async function coldStart(databaseUrl: string, key: string): Promise<{ liveMs: number; apiMs: number }> {
+async function coldStart(databaseUrl: string, key: string): Promise<ColdStart> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();

@@ -2,15 +2,18 @@
 // TRUST_PROXY: each request's socket address reaches the server actions and route handlers (the sign-in
 // throttle, the registration limit, the REST API's limit on requests without a key) and no header a
 // caller writes changes it; and the connection limits, which cut a trickled body within their bound
-// and log a cut or aborted request in one line. Clients are told apart by their source address: every
+// and log a cut or aborted request in one line; and what it starts with (bounded memory, its compiled
+// code kept with the build). Clients are told apart by their source address: every
 // address of 127.0.0.0/8 is this machine's.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SIGN_IN_RULES } from '@/lib/session/throttle';
-import { startTestServer, type TestServer } from '../support/http-server';
+import { startTestServer, TEST_DIST_DIR, type TestServer } from '../support/http-server';
+import { keptCodeDir } from '../support/production-server';
 import { rawExchange, rawRequest } from '../support/raw-request';
 import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
 import { awayFromWindowEdge } from '../support/rate-limit-window';
@@ -19,13 +22,20 @@ const PASSWORD = 'demo-password';
 const WRONG = 'That email and password do not match an account.';
 const THROTTLED = /^Too many failed sign-in attempts from your network\. Wait 1[45] minutes and try again\.$/;
 
+const KEPT_CODE = keptCodeDir(TEST_DIST_DIR);
+
 let server: TestServer;
 let fields: [string, string][];
 
 beforeAll(async () => {
   // The stand-in for a held event loop (tests/support/stall-on-signal.mjs) is loaded: SIGUSR2 holds it.
   const stallOnSignal = fileURLToPath(new URL('../support/stall-on-signal.mjs', import.meta.url));
-  server = await startTestServer({ databaseUrl: inject('databaseUrl'), env: { TRUST_PROXY: '0', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import="${stallOnSignal}"` } });
+  // Without the test run's own compile cache (tests/run.sh), as `npm start` runs; the build's is emptied first.
+  rmSync(KEPT_CODE, { recursive: true, force: true });
+  server = await startTestServer({
+    databaseUrl: inject('databaseUrl'),
+    env: { TRUST_PROXY: '0', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import="${stallOnSignal}"`, NODE_COMPILE_CACHE: undefined },
+  });
   fields = await signInActionFields(server.origin);
 }, 300_000);
 
@@ -166,6 +176,14 @@ describe('the memory bounds the server starts with (scripts/heap-limit.mjs)', ()
     ]);
     const environment = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
     expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+  });
+});
+
+describe('the compiled code the server keeps (scripts/server.mjs)', () => {
+  it("is on disk in its build's folder once it listens, for the next start to read", () => {
+    const files = readdirSync(KEPT_CODE, { recursive: true, encoding: 'utf8' }).filter((entry) => statSync(path.join(KEPT_CODE, entry)).isFile());
+    // One file for each module compiled so far: Next.js's server alone is some hundreds.
+    expect(files.length).toBeGreaterThan(100);
   });
 });
 

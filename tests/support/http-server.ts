@@ -107,7 +107,8 @@ export interface ServerOptions {
   /** 'standin' (default): the Upstash stand-in on the real Redis; 'none': no Upstash configured;
    *  or an explicit URL and token (e.g. one that cannot be reached). */
   upstash?: 'standin' | 'none' | { url: string; token: string };
-  env?: Record<string, string>;
+  /** Variables beside the test's own; undefined: the variable is not passed at all. */
+  env?: Record<string, string | undefined>;
 }
 
 export async function startTestServer(options: ServerOptions): Promise<TestServer> {

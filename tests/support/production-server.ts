@@ -9,3 +9,8 @@ export const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
 
 /** The production server, as `npm start` runs it. */
 export const SERVER_SCRIPT = path.join(ROOT, 'scripts/server.mjs');
+
+/** Where the server keeps the code it compiles for the build in `distDir`, unless NODE_COMPILE_CACHE says otherwise. */
+export function keptCodeDir(distDir: string): string {
+  return path.join(ROOT, distDir, 'node-compile-cache');
+}
