@@ -18,7 +18,8 @@
 // request or sit idle. Every line the process prints goes through the one logger (lib/telemetry/logger.ts).
 // V8's heap is bounded from the memory the process may use unless the operator chose, and glibc's
 // allocator kept to two arenas (scripts/heap-limit.mjs). The code the server compiles is kept on disk
-// with its build and reused by the next start (see keepCompiledCode).
+// with its build and reused by the next start (see keepCompiledCode), and the build's server chunk files
+// that are the same are loaded once (scripts/shared-chunks.mjs).
 import { createServer } from 'node:http';
 import module from 'node:module';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import { format, parseArgs } from 'node:util';
 import { constants as zlib } from 'node:zlib';
 import { answerClientErrors } from './client-errors.mjs';
 import { boundMemory } from './heap-limit.mjs';
+import { shareIdenticalChunks } from './shared-chunks.mjs';
 
 // First, before the rest is loaded: the server may start itself again with a bound on its heap (and
 // on its allocator's arenas).
@@ -49,6 +51,7 @@ function keepCompiledCode() {
   return module.enableCompileCache({ directory });
 }
 const compileCache = keepCompiledCode();
+shareIdenticalChunks(path.join(DIST_DIR, 'server', 'chunks'));
 const { default: compression } = await import('compression');
 const { logger } = await import('../lib/telemetry/logger.ts');
 const { observeRequest, routeTable, serveMetrics } = await import('../lib/telemetry/server.ts');
