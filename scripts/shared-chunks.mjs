@@ -1,7 +1,7 @@
 // One copy of each of the server's chunk files that are the same. Turbopack writes the modules that
 // several routes share into a chunk file for each of those routes, under a name of its own, byte for
 // byte the same but for the last line (the name of its source map): in this app's build 37 of the
-// server's chunk files repeat another, some of them seven times. Turbopack's runtime installs each
+// server's chunk files repeat another, one content written seven times. Turbopack's runtime installs each
 // module's code once, from the first such file it loads, but Node's require cache keeps every file it
 // loaded alive, with its source text and its compiled code: an instance that had served every route
 // held each repeated chunk once for every route that loads it. With this hook Node resolves a chunk
