@@ -20,6 +20,7 @@
 // allocator kept to two arenas (scripts/heap-limit.mjs). The code the server compiles is kept on disk
 // with its build and reused by the next start (see keepCompiledCode), and the build's server chunk files
 // that are the same are loaded once (scripts/shared-chunks.mjs).
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import module from 'node:module';
 import path from 'node:path';
@@ -36,6 +37,8 @@ boundMemory();
 
 /** The folder of the build the server runs (NEXT_DIST_DIR, as next.config.ts reads it). */
 const DIST_DIR = path.join(fileURLToPath(new URL('..', import.meta.url)), process.env.NEXT_DIST_DIR ?? '.next');
+/** Whether that folder holds a build: `next build` writes BUILD_ID last, as Next.js's own check reads it. */
+const BUILT = existsSync(path.join(DIST_DIR, 'BUILD_ID'));
 
 /**
  * Node.js's compile cache: the code V8 compiles (Next.js's server, the route bundles, and our .ts files
@@ -50,13 +53,19 @@ function keepCompiledCode() {
   const directory = process.env.NODE_COMPILE_CACHE ? undefined : path.join(DIST_DIR, 'node-compile-cache');
   return module.enableCompileCache({ directory });
 }
-const compileCache = keepCompiledCode();
+// Without a build there is no code to keep, and its folder is not made for the cache alone.
+const compileCache = BUILT ? keepCompiledCode() : null;
 shareIdenticalChunks(path.join(DIST_DIR, 'server', 'chunks'));
 const { default: compression } = await import('compression');
 const { logger } = await import('../lib/telemetry/logger.ts');
+// Next.js would say it with a stack trace, once it has loaded.
+if (!BUILT) {
+  logger().fatal(`No production build in ${DIST_DIR}: run \`npm run build\` first (\`npm run demo\` builds, then starts with demo data).`);
+  process.exit(1);
+}
 const { observeRequest, routeTable, serveMetrics } = await import('../lib/telemetry/server.ts');
 const { drainOnSignals } = await import('./drain.mjs');
-if (compileCache.status === module.constants.compileCacheStatus.FAILED) {
+if (compileCache?.status === module.constants.compileCacheStatus.FAILED) {
   logger().warn(`[server] Compiled code is not kept between starts (each start compiles it again): ${compileCache.message}`);
 }
 

@@ -5,15 +5,17 @@
 // and log a cut or aborted request in one line; and what it starts with (bounded memory, its compiled
 // code kept with the build). Clients are told apart by their source address: every
 // address of 127.0.0.0/8 is this machine's.
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { RATE_LIMIT } from '@/lib/contract/limits';
 import { SIGN_IN_RULES } from '@/lib/session/throttle';
 import { startTestServer, TEST_DIST_DIR, type TestServer } from '../support/http-server';
-import { keptCodeDir } from '../support/production-server';
+import { keptCodeDir, SERVER_SCRIPT } from '../support/production-server';
 import { rawExchange, rawRequest } from '../support/raw-request';
 import { postSignIn, signInActionFields, signInAlert } from '../support/sign-in-form';
 import { awayFromWindowEdge } from '../support/rate-limit-window';
@@ -184,6 +186,27 @@ describe('the compiled code the server keeps (scripts/server.mjs)', () => {
     const files = readdirSync(KEPT_CODE, { recursive: true, encoding: 'utf8' }).filter((entry) => statSync(path.join(KEPT_CODE, entry)).isFile());
     // One file for each module compiled so far: Next.js's server alone is some hundreds.
     expect(files.length).toBeGreaterThan(100);
+  });
+});
+
+describe('a start without a build', () => {
+  it('ends with exit code 1 and one line saying to build, without a stack trace, and makes no folder', async () => {
+    const distDir = '.next-not-built';
+    const root = path.dirname(path.dirname(SERVER_SCRIPT));
+    const started = promisify(execFile)(process.execPath, [SERVER_SCRIPT, '-p', '0'], { cwd: root, env: { ...process.env, NEXT_DIST_DIR: distDir, LOG_FORMAT: 'json' } });
+    const failure = (await started.then(
+      () => null,
+      (error: unknown) => error,
+    )) as { code: number; stdout: string; stderr: string };
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toBe('');
+    expect(failure.stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string })).toEqual([
+      expect.objectContaining({
+        level: 'fatal',
+        msg: `No production build in ${path.join(root, distDir)}: run \`npm run build\` first (\`npm run demo\` builds, then starts with demo data).`,
+      }),
+    ]);
+    expect(existsSync(path.join(root, distDir))).toBe(false);
   });
 });
 
