@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { answerBoundClient } from './db-answer-bound';
 import { fairTurns, type FairTurns } from './fair-turns';
 import { REPLICA_CHECK_SQL, replicaMonitor, type ReplicaMonitor, type ReplicaStatus, type ReplicaVerdict } from './db-replica';
 import { PrismaClient } from './generated/prisma/client';
@@ -47,8 +48,8 @@ const GATE_POOL_SIZE = 3;
 /** One organisation's lookups hold at most this many of them: one is always free for the others. */
 const GATE_CONNECTIONS_PER_ORG = GATE_POOL_SIZE - 1;
 
-/** How much longer than the statement timeout the client waits for an answer (see query_timeout). */
-const QUERY_TIMEOUT_MARGIN_MS = 1_000;
+/** How much longer than the statement timeout a connection with work may go without an answer (lib/db-answer-bound.ts). */
+const ANSWER_BOUND_MARGIN_MS = 1_000;
 
 const TIME_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -116,7 +117,7 @@ function createDatabase(name: Database['name'], connectionString: string, settin
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
     // A server that stops answering (frozen, or the network gone silent) never cancels anything: the
     // client gives up a little after statement_timeout would have, and the request is answered 503.
-    query_timeout: statementTimeoutMs() + QUERY_TIMEOUT_MARGIN_MS,
+    Client: answerBoundClient(statementTimeoutMs() + ANSWER_BOUND_MARGIN_MS),
     options: settings.sessionSettingsAt === 'startup' ? sessionSettings().map(([name, value]) => `-c ${name}=${value}`).join(' ') : undefined,
   });
   // An idle client's connection error must not crash the process; the next query reports it.

@@ -24,7 +24,7 @@ const TRANSIENT_MESSAGES = [
   /connection terminated/i,
   /timeout exceeded when trying to connect/i,
   /connection refused/i,
-  // pg's query_timeout (lib/db.ts): the server did not answer a statement at all.
+  // lib/db-answer-bound.ts: the server answered nothing within the client's bound.
   /query read timeout/i,
   // Prisma (P2028): no connection, or no answer to BEGIN, within the transaction's maxWait.
   /unable to start a transaction in the given time/i,

@@ -1,7 +1,8 @@
-// The client's bound on a query (pg's query_timeout, lib/db.ts): a PostgreSQL that stops answering,
-// played by a relay that passes nothing, makes a query on an open connection fail a second after the
-// statement timeout, through `sql`, `gateSql` and Prisma, and a Prisma transaction that cannot begin fail after its
-// 2 s wait; each with an error answered 503 `unavailable`. The pool serves again once it answers.
+// The client's bound on a database that answers nothing (lib/db-answer-bound.ts): a PostgreSQL that
+// stops answering, played by a relay that passes nothing, makes a query on an open connection fail a
+// second after the statement timeout, through `sql`, `gateSql` and Prisma, and a Prisma transaction that
+// cannot begin fail after its 2 s wait; each with an error answered 503 `unavailable`. The pool serves
+// again once it answers. A connection with nothing to do is never dropped for its silence.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { closeDb, gateSql, prisma, sql } from '@/lib/db';
 import { toApiError } from '@/lib/operations/failures';
@@ -54,3 +55,12 @@ describe('a database that stops answering', () => {
   });
 });
 
+describe('a connection with nothing to do', () => {
+  it('outlives the bound: the pool keeps it, and its next query runs on it', async () => {
+    const backend = async () => (await sql<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+    const before = await backend();
+    // Idle past the bound (statement timeout 1 s + 1 s).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await backend()).toBe(before);
+  });
+});
