@@ -15,7 +15,7 @@ import type { Socket } from 'node:net';
 import pg from 'pg';
 
 /** The message of the error a query fails with when the database answered nothing within the bound. */
-export const NO_ANSWER_MESSAGE = 'Query read timeout: the database answered nothing';
+const NO_ANSWER_MESSAGE = 'Query read timeout: the database answered nothing';
 
 /** The socket a client talks on (replaced by a TLS socket when the connection upgrades to SSL). */
 function socketOf(client: pg.Client): Socket {
