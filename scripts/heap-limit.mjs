@@ -27,12 +27,13 @@ const MAX_OLD_SPACE_MB = 256;
 const MIN_OLD_SPACE_MB = 96;
 /**
  * The young generation's semi-spaces: V8's default on a large machine is 64 MB each (three of them),
- * which alone held over 130 MB under load. Smaller ones cost CPU: a request's short-lived objects
- * (a 500-row list's are megabytes) outlive more collections and are copied. 32 MB keeps the steady
- * memory under the bench's target while a 500-row list's web layer stays within its own; 16 MB missed
- * that on a quiet machine (docs/performance/round-18-lean-and-fair.md).
+ * which alone held over 130 MB under load. Smaller ones cost CPU when a request's short-lived objects
+ * outlive the collections: they are copied each time. Round 18 found 16 MB too slow for the 500-row
+ * lists, but each statement's rows then outlived the collections (pg's query_timeout, see
+ * lib/db-answer-bound.ts). Without that, 16 MB costs those lists no measurable time and holds the
+ * mixed load about 50 MB lower than 32 MB (docs/performance/round-25-rows-kept-by-the-query-timeout.md).
  */
-const SEMI_SPACE_MB = 32;
+const SEMI_SPACE_MB = 16;
 
 /**
  * glibc's allocator gives threads that allocate at the same time arenas of their own, up to 8 a core,

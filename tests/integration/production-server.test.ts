@@ -174,7 +174,7 @@ describe('the memory bounds the server starts with (scripts/heap-limit.mjs)', ()
     const commandLine = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
     expect(commandLine.filter((argument) => /^--max-(old|semi)-space-size=/.test(argument))).toEqual([
       expect.stringMatching(/^--max-old-space-size=\d+$/),
-      '--max-semi-space-size=32',
+      '--max-semi-space-size=16',
     ]);
     const environment = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
     expect(environment).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);

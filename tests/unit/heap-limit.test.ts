@@ -9,7 +9,7 @@ const flagsFor = (env: Record<string, string>, limitBytes = 24 * GB, execArgv: s
 
 describe('the heap bound of the server', () => {
   it('is 256 MB of old generation on a large machine, and a quarter of a small container', () => {
-    expect(flagsFor({})).toEqual(['--max-old-space-size=256', '--max-semi-space-size=32']);
+    expect(flagsFor({})).toEqual(['--max-old-space-size=256', '--max-semi-space-size=16']);
     expect(flagsFor({}, 512 * 2 ** 20)[0]).toBe('--max-old-space-size=128');
     expect(flagsFor({}, 256 * 2 ** 20)[0]).toBe('--max-old-space-size=96');
   });
@@ -17,7 +17,7 @@ describe('the heap bound of the server', () => {
   it("leaves an operator's own heap flag alone, in NODE_OPTIONS or on node's command line", () => {
     expect(flagsFor({ NODE_OPTIONS: '--enable-source-maps --max-old-space-size=1024' })).toEqual([]);
     expect(flagsFor({ NODE_OPTIONS: '--max-heap-size=600' })).toEqual([]);
-    expect(flagsFor({}, 24 * GB, ['--max-semi-space-size=32'])).toEqual([]);
+    expect(flagsFor({}, 24 * GB, ['--max-semi-space-size=16'])).toEqual([]);
     // A flag that merely starts like one is not one.
     expect(flagsFor({ NODE_OPTIONS: '--max-old-space-size-x' })).not.toEqual([]);
   });
