@@ -27,7 +27,7 @@ import { mintKey } from '../support/api';
 import { expectContract, expectProblem } from '../support/contract';
 import { BROKEN_ENCODINGS, CONTROLS, encode, FUZZ_PATH as PATH, FUZZ_SEED as SEED, TEXTS } from '../support/fuzz-values';
 import { SEED_END_DATE } from '../support/global-setup';
-import { startTestServer, type TestServer } from '../support/http-server';
+import { fetchAgainIfStale, startTestServer, type TestServer } from '../support/http-server';
 import { seededOrgs } from './platform-support';
 
 const MIN_REQUESTS = 5_000;
@@ -514,7 +514,7 @@ const count = (status: string) => statuses.set(status, (statuses.get(status) ?? 
 
 async function send(pathAndQuery: string, key?: string): Promise<Response> {
   try {
-    return await fetch(new URL(pathAndQuery, server.origin), {
+    return await fetchAgainIfStale(new URL(pathAndQuery, server.origin), {
       headers: key ? { authorization: `Bearer ${key}` } : {},
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
@@ -523,7 +523,9 @@ async function send(pathAndQuery: string, key?: string): Promise<Response> {
       count('timeout');
       throw new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms: GET ${pathAndQuery}`);
     }
-    throw error;
+    // fetch's own message ("fetch failed") says nothing of what the connection did.
+    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+    throw new Error(`${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message ?? ''})` : ''}: GET ${pathAndQuery}`, { cause: error });
   }
 }
 

@@ -75,7 +75,10 @@ describe('signIn', () => {
       await signIn({ email, password: `wrong-${i}`, address: '192.0.2.3' }, SignInThrottle.inProcess());
       return performance.now() - start;
     };
-    const medianOf = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+    // The fastest of each: load from the other test files only adds time, and a median of nine took
+    // half of one side's tries at a busy moment (unknown 36 ms against known 83 ms in a CI run).
+    // Without the decoy an unknown email costs a lookup only, a small fraction of a verification.
+    const fastest = (times: number[]) => Math.min(...times);
     await time('member@demo.agency', -1); // warm-up: connections and the decoy hash
     await time('nobody@demo.agency', -1);
     // Taken in turns, so that a burst of load from the other test files falls on both sides alike.
@@ -85,8 +88,8 @@ describe('signIn', () => {
       known.push(await time('member@demo.agency', i));
       unknown.push(await time('nobody@demo.agency', i));
     }
-    expect(medianOf(unknown)).toBeGreaterThan(medianOf(known) * 0.5);
-    expect(medianOf(unknown)).toBeLessThan(medianOf(known) * 2);
+    expect(fastest(unknown)).toBeGreaterThan(fastest(known) * 0.5);
+    expect(fastest(unknown)).toBeLessThan(fastest(known) * 2);
   });
 
   it('refuses the right password from an address with 5 recent failures on the account, and creates no session; another address signs in', async () => {
