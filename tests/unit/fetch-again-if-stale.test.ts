@@ -9,12 +9,12 @@ import { fetchAgainIfStale } from '../support/http-server';
 
 let server: net.Server;
 const sockets = new Set<net.Socket>();
-/** A new server, on a new port, for each test: the client's pool of connections starts empty. */
 let origin: string;
 let requestsSeen = 0;
 /** When set, every request is met by a closed connection, a new connection's first one too. */
 let closeEveryRequest = false;
 
+// A new server, on a new port, for each test: the client's pool of connections for it starts empty.
 beforeEach(async () => {
   requestsSeen = 0;
   closeEveryRequest = false;
