@@ -7,6 +7,7 @@ import type { AuthContext } from './credential';
 import type { Scope } from './scopes';
 import type { Envelope } from './envelope';
 import type { QuerySchema } from './query';
+import type { Granularity } from '../time/buckets';
 
 /** How an operation appears as an MCP tool. */
 export interface ToolFace {
@@ -33,6 +34,12 @@ export interface ToolFace {
    * pass its budget, and says which in `meta.granularity` (lib/mcp/tools.ts).
    */
   series?: (data: never) => { date: string }[][];
+  /**
+   * An answer by day with its series in coarser buckets, where the days alone give them (the ads
+   * overview's; not the social one's, whose followers per bucket are read from the database): the MCP
+   * door then computes the overview once instead of once for each granularity it tries.
+   */
+  coarsen?: (answer: never, granularity: Granularity) => Envelope<unknown>;
 }
 
 /** A list of an answer the MCP answer budget may shorten, and how a model gets the rest. */

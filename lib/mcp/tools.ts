@@ -203,7 +203,8 @@ function seriesBudget(operation: Operation, answer: Envelope<unknown>): number {
  * The answer and the granularity of its series (null for a tool without one). An overview called
  * without `granularity` and with `series` `auto` comes by the finest of day, week and month whose answer
  * fits its budget (seriesBudget; by month when none does: the budget's cut then applies), so that a
- * long range keeps a series instead of losing it; each try is one cached computation (lib/operations/invoke.ts).
+ * long range keeps a series instead of losing it. Each try is one cached computation (lib/operations/invoke.ts),
+ * or, for an overview whose days give its buckets (ToolFace.coarsen), the answer by day coarsened.
  */
 async function answerWithSeries(operation: Operation, auth: AuthContext, args: unknown, request: Request) {
   if (!operation.tool!.series) return { whole: await invokeTool(operation, auth, args, request), granularity: null, coarsenedFor: null };
@@ -213,8 +214,11 @@ async function answerWithSeries(operation: Operation, auth: AuthContext, args: u
     return { whole, granularity: (given?.granularity ?? 'day') as Granularity, coarsenedFor: null };
   }
   let budget: number | null = null;
+  let byDay: Envelope<unknown> | null = null;
+  const { coarsen } = operation.tool!;
   for (const granularity of GRANULARITIES) {
-    const whole = await invokeTool(operation, auth, { ...given, granularity }, request);
+    const whole: Envelope<unknown> = byDay && coarsen ? coarsen(byDay as never, granularity) : await invokeTool(operation, auth, { ...given, granularity }, request);
+    byDay ??= whole;
     budget ??= seriesBudget(operation, whole);
     if (granularity === 'month' || fits(whole, budget)) return { whole, granularity, coarsenedFor: granularity === 'day' ? null : budget };
   }

@@ -207,6 +207,18 @@ describe('GET /ads/overview for the whole organisation', () => {
     expect(monthly.data.series).toEqual([{ date: FROM, spend: kpis.spend, impressions: kpis.impressions, clicks: kpis.clicks, reach: kpis.reach, results: kpis.results }]);
   });
 
+  it('by week or month is its answer by day with the series coarsened, as the MCP door makes it without computing again', async () => {
+    const { coarsen } = adsOverviewOperation.tool!;
+    const reach = { orgId: org.id, clientIds: null };
+    // Whole weeks and months, ranges starting mid-week and mid-month, a year, one day.
+    for (const range of [{ from: FROM, to: TO }, { from: '2026-05-13', to: '2026-06-30' }, { from: '2025-07-01', to: '2026-06-30' }, { from: '2026-06-17', to: '2026-06-17' }]) {
+      const byDay = await getAdsOverview(reach, { ...range, granularity: 'day' });
+      for (const granularity of ['week', 'month'] as const) {
+        expect(coarsen!(byDay as never, granularity), `${range.from}…${range.to} by ${granularity}`).toEqual(await getAdsOverview(reach, { ...range, granularity }));
+      }
+    }
+  });
+
   it('lists the campaigns with data, by spend then name, with account and client lineage', async () => {
     const expected = expectedForAccounts(accounts.map((a) => a.id));
     const names = new Map((await sql<{ id: string; name: string; platform_id: string; status: string | null; effective_status: string | null }>(

@@ -97,6 +97,21 @@ describe('the answer budget', () => {
     expect(nextRows.map((row) => row.id)).toEqual(whole.data.rows.slice(rows.length, rows.length + nextRows.length).map((row) => row.id));
   });
 
+  it('computes a long ads overview once, and coarsens its series by day until it fits', async () => {
+    const overview = operation('get_ads_overview');
+    const asked: unknown[] = [];
+    const counting = { ...overview, run: (query: { granularity?: unknown }, ...rest: unknown[]) => (asked.push(query.granularity), (overview.run as (...args: unknown[]) => unknown)(query, ...rest)) };
+    // A range no earlier test asked for: the response cache holds none of its answers.
+    const range = { ...YEAR, from: '2025-07-02' };
+    const answer = await toolAnswer(counting as typeof overview, sizeCheckAuth(org), range, request());
+    // By day the year does not fit, by week neither: its series is the one computed by month.
+    expect(answer.answer.meta.granularity).toBe('month');
+    expect(asked).toEqual(['day']);
+    const byMonth = await toolAnswer(overview, sizeCheckAuth(org), { ...range, granularity: 'month' }, request());
+    const seriesOf = (whole: typeof answer) => (whole.answer.data as { series: unknown[] }).series;
+    expect(seriesOf(answer)).toEqual(seriesOf(byMonth));
+  });
+
   it('sends a long range by week within the default budget, whole', async () => {
     const weekly = await toolAnswer(operation('get_social_overview'), sizeCheckAuth(org), { ...YEAR, granularity: 'week' }, request());
     expect(weekly.content).toHaveLength(1);

@@ -6,7 +6,9 @@ import { defineOperation, offsetCut, seriesCut, type Operation } from '../../con
 import { keepsSeries, toolLimit, type SeriesChoice } from '../../contract/query';
 import { getAdBreakdowns } from './breakdowns';
 import { listAdEntities } from './entities';
-import { getAdsOverview } from './overview';
+import { coarsenAdsSeries, getAdsOverview } from './overview';
+import type { Envelope } from '../../contract/envelope';
+import type { Granularity } from '../../time/buckets';
 import { LIST_CAP } from '../definitions';
 import { ADS_DESCRIPTIONS } from './descriptions';
 import {
@@ -45,6 +47,11 @@ export const adsOverviewOperation = defineOperation({
     ...ADS_DESCRIPTIONS.getAdsOverview.tool,
     query: adsOverviewToolQuery,
     series: adsSeries,
+    coarsen: (answer: Envelope<AdsOverviewData>, granularity: Granularity) => {
+      const { from, to } = answer.meta;
+      if (!from || !to) throw new Error('an ads overview names its range in meta');
+      return { ...answer, data: { ...answer.data, series: coarsenAdsSeries(answer.data.series, from, to, granularity) } };
+    },
     cuts: [
       {
         what: 'campaigns',

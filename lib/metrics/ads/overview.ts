@@ -139,12 +139,17 @@ type SeriesPoint = AdsOverviewData['series'][number];
 /** Amounts have cents: a sum of floats is rounded back to them. */
 const cents = (value: number) => Math.round(value * 100) / 100;
 
-/**
- * Every bucket of the range, with zeros for days without rows. A bucket is a range of its own and
- * follows the range rules (ADS_RULES): sums, and reach the peak day, never a sum over days.
- */
+/** Every bucket of the range, with zeros for days without rows. */
 function seriesOf(sums: PeriodSumsRow[], outcome: ResultFigures, from: IsoDay, to: IsoDay, granularity: Granularity): SeriesPoint[] {
-  const daily = dailyPoints(sums, outcome, from, to);
+  return coarsenAdsSeries(dailyPoints(sums, outcome, from, to), from, to, granularity);
+}
+
+/**
+ * The series by day of the range `from`-`to` in buckets of `granularity`. A bucket is a range of its own
+ * and follows the range rules (ADS_RULES): sums, and reach the peak day, never a sum over days; so the
+ * days alone give every bucket, and the MCP door coarsens an answer by day without computing it again.
+ */
+export function coarsenAdsSeries(daily: SeriesPoint[], from: IsoDay, to: IsoDay, granularity: Granularity): SeriesPoint[] {
   if (granularity === 'day') return daily;
   const total = (points: SeriesPoint[], pick: (point: SeriesPoint) => number) => points.reduce((sum, point) => sum + pick(point), 0);
   return bucketSeries(daily, bucketsOf(from, to, granularity), (points, bucket) => ({
