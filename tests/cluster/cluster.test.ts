@@ -106,6 +106,12 @@ async function everyInstanceReady(what: string, done: (body: Readiness) => boole
 
 const logOf = (instance: ClusterInstance) => logMessages(readFileSync(instance.logFile, 'utf8'));
 
+/**
+ * Waits for a line of a running instance's log to match `line`. The logger writes asynchronously
+ * (pino), so a line may land in the file just after the answer that followed it.
+ */
+const logComesToMatch = (instance: ClusterInstance, line: RegExp) => vi.waitFor(() => expect(logOf(instance)).toMatch(line), { timeout: 5_000, interval: 50 });
+
 /** Records which instance answered each fetch() through the balancer (helpers and oauth4webapi included). */
 function recordInstances(): { served: { request: string; instance: string }[]; stop(): void } {
   const served: { request: string; instance: string }[] = [];
@@ -507,7 +513,7 @@ describe('the replica lagging, then down', () => {
       }
       await everyInstanceReady('the replica skipped', (body) => body.checks.replica.state === 'skipped' && body.status === 'degraded');
       for (const instance of cluster.instances) {
-        expect(logOf(instance)).toMatch(/^\[db\] read replica skipped \((unreachable|a read failed)[^\n]*\): reading from the primary\.$/m);
+        await logComesToMatch(instance, /^\[db\] read replica skipped \((unreachable|a read failed)[^\n]*\): reading from the primary\.$/m);
       }
     } finally {
       await cluster.startReplica();
@@ -551,7 +557,7 @@ describe('Redis down, then back', () => {
         (body) => body.status === 'degraded' && body.checks.rateLimiter.state === 'unreachable' && body.checks.rateLimiter.counting === 'per instance',
       );
       for (const instance of cluster.instances) {
-        expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash unreachable \([^\n]*\); counting limits in-process until it answers again\.$/m);
+        await logComesToMatch(instance, /^\[ratelimit\] upstash unreachable \([^\n]*\); counting limits in-process until it answers again\.$/m);
       }
 
       // The sign-in throttle counts in-process too: the right password signs in, and failures on one
@@ -568,7 +574,7 @@ describe('Redis down, then back', () => {
       expectAlternating(failures.map(({ instance }) => instance));
       for (let i = 0; i < cluster.instances.length; i += 1) expect((await failedSignIn(fields, 'admin@other.agency', PASSWORD, '127.0.0.35')).alert).toMatch(THROTTLED);
       for (const instance of cluster.instances) {
-        expect(logOf(instance)).toMatch(/^\[sign-in throttle\] [^\n]*upstash unreachable \([^\n]*\); counting failures in-process until it answers again\.$/m);
+        await logComesToMatch(instance, /^\[sign-in throttle\] [^\n]*upstash unreachable \([^\n]*\); counting failures in-process until it answers again\.$/m);
       }
     } finally {
       await cluster.startRedis();
@@ -577,10 +583,10 @@ describe('Redis down, then back', () => {
     // Without a request, well before RETRY_PRIMARY_AFTER_MS: readiness's ping (HAProxy asks every 2 s) finds Redis back.
     const backAt = Date.now();
     await everyInstanceReady('shared counting', (body) => body.checks.rateLimiter.counting === 'shared' && body.status === 'ready');
-    for (const instance of cluster.instances) {
-      expect(logOf(instance)).toMatch(/^\[ratelimit\] upstash reachable again; limits are counted there again\.$/m);
-    }
     expect(Date.now() - backAt).toBeLessThan(RETRY_PRIMARY_AFTER_MS);
+    for (const instance of cluster.instances) {
+      await logComesToMatch(instance, /^\[ratelimit\] upstash reachable again; limits are counted there again\.$/m);
+    }
     await awayFromWindowEdge(15_000);
     const key = await demoKey('cluster redis back');
     const answers = [];

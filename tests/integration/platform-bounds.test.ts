@@ -5,7 +5,7 @@
 // that this file can lock its tables, holding requests inside the database for as long as a test
 // needs, without stalling the other test files.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientsOperation, meOperation } from '@/lib/account/operations';
 import { generateKey } from '@/lib/keys/issuing';
 import { SCOPES } from '@/lib/contract/scopes';
@@ -101,8 +101,9 @@ describe('statement_timeout', () => {
     expect(response.headers.get('retry-after')).toBe('5');
     const body = await expectProblem(response, 503, 'unavailable');
     expect(body.detail).not.toMatch(/statement|cancel|clients|postgres/i);
-    // It was PostgreSQL's statement timeout that ended the wait, as the log says.
-    expect(server.logs()).toContain('database unavailable: canceling statement due to statement timeout');
+    // It was PostgreSQL's statement timeout that ended the wait, as the log says (written
+    // asynchronously: the line may land just after the answer).
+    await vi.waitFor(() => expect(server.logs()).toContain('database unavailable: canceling statement due to statement timeout'), { timeout: 5_000, interval: 50 });
     // The same request is served once nothing holds it up.
     await expectContract(clientsOperation, await server.request('/api/v1/clients', { key }));
   });
